@@ -1,0 +1,71 @@
+// Package cluster is the simulator's Kubernetes API server: an in-memory
+// object store with the API server's identities, versions, validation,
+// namespaces and garbage collection, and nothing else.
+//
+// A Store holds resource.Objects keyed by group, kind, namespace and name.
+// Create, Update, Get, Delete and List behave like the matching API calls:
+// every write stamps the object with metadata.uid, metadata.resourceVersion,
+// metadata.generation and metadata.creationTimestamp, and failures come back
+// as *StatusError values whose messages read like the API server's
+// (`configmaps "settings" not found`). Check them with errors.Is against
+// ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalid, ErrBadRequest and
+// ErrForbidden.
+//
+// Objects are deep-copied on the way in and on the way out, so a caller can
+// never change what the store holds except through a write.
+//
+// Everything is deterministic. Timestamps come from a logical Clock that
+// starts at 2024-01-01T00:00:00Z and advances one second per write; uids are
+// UUID-shaped counters (00000000-0000-4000-8000-000000000001, ...);
+// resourceVersions are a global counter ("1", "2", ...); names made from
+// metadata.generateName get a pseudo-random but repeatable suffix; lists are
+// sorted. The same sequence of calls yields the same objects, byte for byte.
+//
+// The store knows a table of built-in kinds (core, apps, batch, networking,
+// RBAC, storage, admission, Kyverno and policy reports, ...) with their
+// plural resource names and scopes. Creating an object of any other kind
+// registers that kind, namespaced if the object has a metadata.namespace;
+// Inferred reports such guesses so the engine can say it made one. Versions
+// of one group and kind share storage, as they do in a real cluster.
+//
+// # Differences from a real API server
+//
+// The store is meant to be a faithful enough backdrop for Kyverno generate
+// rules, not a real server. In particular:
+//
+//   - There is no admission chain: no webhooks (Kyverno included, which the
+//     engine simulates above this package), no admission plugins, no
+//     quotas, no RBAC authorization. Only the NamespaceLifecycle rule is
+//     modelled: objects cannot be created in a missing namespace, or in one
+//     whose status.phase is Terminating.
+//   - There is no defaulting and no schema validation. Only metadata is
+//     validated: name (DNS-1123 subdomain for most kinds, DNS-1123 label for
+//     Namespace, DNS-1035 label for Service, a path segment for RBAC kinds),
+//     label keys and values, annotation keys and total size. spec is stored as
+//     given; a Namespace gets no status.phase and no spec.finalizers.
+//   - Deletes are immediate and complete: there are no finalizers, no
+//     deletionTimestamp, no Terminating phase, no grace periods, and no
+//     orphan or foreground propagation policy. Deleting a Namespace removes
+//     its contents at once (the namespace controller's work), and deleting an
+//     owner removes, recursively, the dependents left without a live owner
+//     (the garbage collector's work, always with background semantics). The
+//     garbage collector of a real cluster would also strip the dangling
+//     ownerReference from a dependent that keeps another owner; this store
+//     leaves it. An object created with owners that do not exist is kept
+//     (a real collector would delete it soon after).
+//   - There is no status subresource: Update writes status like any other
+//     field. generation grows when anything outside metadata and status
+//     changes, for every kind.
+//   - There are no managedFields, no server-side apply, no Patch, no Watch,
+//     no selfLink, and no list resourceVersion or continue tokens.
+//   - Reading an object through another served version of its kind only
+//     relabels apiVersion; no conversion takes place.
+//   - Numbers are float64, as in every resource.Object; integers larger than
+//     2^53 lose precision. Objects holding other Go types are normalized
+//     through encoding/json on the way in.
+//   - An update that changes nothing is a no-op and keeps the old
+//     resourceVersion, as the real server does, but the store compares whole
+//     objects instead of encoded bytes.
+//   - Errors carry a Reason, an HTTP Code, a Message and, for Invalid, the
+//     field Causes; there is no metav1.Status and no retry-after hint.
+package cluster

@@ -1,0 +1,126 @@
+package cluster
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Reason says why a request failed, with the names the Kubernetes API uses
+// (metav1.StatusReason).
+type Reason string
+
+// The reasons the Store returns.
+const (
+	ReasonNotFound      Reason = "NotFound"
+	ReasonAlreadyExists Reason = "AlreadyExists"
+	ReasonConflict      Reason = "Conflict"
+	ReasonInvalid       Reason = "Invalid"
+	ReasonBadRequest    Reason = "BadRequest"
+	ReasonForbidden     Reason = "Forbidden"
+)
+
+// StatusError is the error every Store method returns. Message reads like
+// the message the real API server sends, for example
+// `configmaps "settings" not found`.
+type StatusError struct {
+	Reason  Reason
+	Code    int // the HTTP status code the API server would answer with
+	Message string
+	// Causes lists the field errors of an Invalid error, in the order found.
+	Causes []FieldError
+}
+
+// Error returns Message.
+func (e *StatusError) Error() string { return e.Message }
+
+// Is makes errors.Is(err, ErrNotFound) and friends match any StatusError
+// with the same Reason.
+func (e *StatusError) Is(target error) bool {
+	t, ok := target.(*StatusError)
+	return ok && t.Reason == e.Reason
+}
+
+// Sentinels for errors.Is. They match by Reason only.
+var (
+	ErrNotFound      = &StatusError{Reason: ReasonNotFound, Code: 404, Message: "not found"}
+	ErrAlreadyExists = &StatusError{Reason: ReasonAlreadyExists, Code: 409, Message: "already exists"}
+	ErrConflict      = &StatusError{Reason: ReasonConflict, Code: 409, Message: "conflict"}
+	ErrInvalid       = &StatusError{Reason: ReasonInvalid, Code: 422, Message: "invalid"}
+	ErrBadRequest    = &StatusError{Reason: ReasonBadRequest, Code: 400, Message: "bad request"}
+	ErrForbidden     = &StatusError{Reason: ReasonForbidden, Code: 403, Message: "forbidden"}
+)
+
+// FieldError is one problem with one field, as in the API server's
+// field.Error.
+type FieldError struct {
+	Type   string // "Required value", "Invalid value", "Forbidden" ...
+	Field  string // "metadata.name"
+	Value  string // the offending value, already quoted as the API server shows it; "" when Type is Required value
+	Detail string
+}
+
+// Error renders the field error as the API server does:
+// `metadata.name: Invalid value: "Foo": a lowercase RFC 1123 ...`.
+func (f FieldError) Error() string {
+	var b strings.Builder
+	b.WriteString(f.Field)
+	b.WriteString(": ")
+	b.WriteString(f.Type)
+	if f.Value != "" {
+		b.WriteString(": ")
+		b.WriteString(f.Value)
+	}
+	if f.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(f.Detail)
+	}
+	return b.String()
+}
+
+// qualified returns the resource name used in messages: "configmaps",
+// "deployments.apps".
+func qualified(k KindInfo) string {
+	if k.Group == "" {
+		return k.Resource
+	}
+	return k.Resource + "." + k.Group
+}
+
+func notFound(k KindInfo, name string) *StatusError {
+	return &StatusError{Reason: ReasonNotFound, Code: 404,
+		Message: fmt.Sprintf("%s %q not found", qualified(k), name)}
+}
+
+func alreadyExists(k KindInfo, name string) *StatusError {
+	return &StatusError{Reason: ReasonAlreadyExists, Code: 409,
+		Message: fmt.Sprintf("%s %q already exists", qualified(k), name)}
+}
+
+func conflict(k KindInfo, name, why string) *StatusError {
+	return &StatusError{Reason: ReasonConflict, Code: 409,
+		Message: fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", qualified(k), name, why)}
+}
+
+func badRequest(msg string) *StatusError {
+	return &StatusError{Reason: ReasonBadRequest, Code: 400, Message: msg}
+}
+
+func forbidden(msg string) *StatusError {
+	return &StatusError{Reason: ReasonForbidden, Code: 403, Message: msg}
+}
+
+// invalid builds the API server's Invalid message:
+// `ConfigMap "Foo" is invalid: metadata.name: ...`, with several causes in
+// square brackets.
+func invalid(kind, name string, causes []FieldError) *StatusError {
+	parts := make([]string, len(causes))
+	for i, c := range causes {
+		parts[i] = c.Error()
+	}
+	detail := strings.Join(parts, ", ")
+	if len(parts) > 1 {
+		detail = "[" + detail + "]"
+	}
+	return &StatusError{Reason: ReasonInvalid, Code: 422, Causes: causes,
+		Message: fmt.Sprintf("%s %q is invalid: %s", kind, name, detail)}
+}

@@ -1,0 +1,262 @@
+// Package resource models Kubernetes objects as unstructured JSON data.
+//
+// An Object holds only JSON-shaped values: map[string]any, []any, string,
+// float64, bool and nil. Every package of the engine keeps to that shape, so
+// objects can be deep-copied, compared, marshalled and searched with JMESPath
+// without conversion.
+package resource
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+)
+
+// Object is one Kubernetes object as unstructured data.
+type Object map[string]any
+
+// Ref names one object: its type and its identity.
+type Ref struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// String renders the reference the way kubectl users read it:
+// "ConfigMap team-a/settings" or "Namespace team-a".
+func (r Ref) String() string {
+	if r.Namespace == "" {
+		return r.Kind + " " + r.Name
+	}
+	return r.Kind + " " + r.Namespace + "/" + r.Name
+}
+
+// GVK is a group, version and kind.
+type GVK struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+// APIVersion joins group and version as in an object's apiVersion field.
+func (g GVK) APIVersion() string {
+	if g.Group == "" {
+		return g.Version
+	}
+	return g.Group + "/" + g.Version
+}
+
+// SplitAPIVersion splits "apps/v1" into ("apps", "v1") and "v1" into ("", "v1").
+func SplitAPIVersion(apiVersion string) (group, version string) {
+	if i := strings.LastIndex(apiVersion, "/"); i >= 0 {
+		return apiVersion[:i], apiVersion[i+1:]
+	}
+	return "", apiVersion
+}
+
+// APIVersion returns the object's apiVersion.
+func (o Object) APIVersion() string { s, _ := o["apiVersion"].(string); return s }
+
+// Kind returns the object's kind.
+func (o Object) Kind() string { s, _ := o["kind"].(string); return s }
+
+// GVK returns the object's group, version and kind.
+func (o Object) GVK() GVK {
+	g, v := SplitAPIVersion(o.APIVersion())
+	return GVK{Group: g, Version: v, Kind: o.Kind()}
+}
+
+// Name returns metadata.name.
+func (o Object) Name() string { return o.metaString("name") }
+
+// Namespace returns metadata.namespace.
+func (o Object) Namespace() string { return o.metaString("namespace") }
+
+// UID returns metadata.uid.
+func (o Object) UID() string { return o.metaString("uid") }
+
+// ResourceVersion returns metadata.resourceVersion.
+func (o Object) ResourceVersion() string { return o.metaString("resourceVersion") }
+
+// Ref returns the reference that names the object.
+func (o Object) Ref() Ref {
+	return Ref{APIVersion: o.APIVersion(), Kind: o.Kind(), Namespace: o.Namespace(), Name: o.Name()}
+}
+
+func (o Object) metaString(key string) string {
+	m, _ := o["metadata"].(map[string]any)
+	s, _ := m[key].(string)
+	return s
+}
+
+// Metadata returns metadata, creating it when absent.
+func (o Object) Metadata() map[string]any {
+	m, ok := o["metadata"].(map[string]any)
+	if !ok {
+		m = map[string]any{}
+		o["metadata"] = m
+	}
+	return m
+}
+
+// Labels returns a copy of metadata.labels (never nil).
+func (o Object) Labels() map[string]string { return o.stringMap("labels") }
+
+// Annotations returns a copy of metadata.annotations (never nil).
+func (o Object) Annotations() map[string]string { return o.stringMap("annotations") }
+
+func (o Object) stringMap(key string) map[string]string {
+	out := map[string]string{}
+	m, _ := o["metadata"].(map[string]any)
+	src, _ := m[key].(map[string]any)
+	for k, v := range src {
+		if s, ok := v.(string); ok {
+			out[k] = s
+		} else if v != nil {
+			out[k] = fmt.Sprint(v)
+		}
+	}
+	return out
+}
+
+// SetLabels replaces metadata.labels; an empty map removes the field.
+func (o Object) SetLabels(labels map[string]string) { o.setStringMap("labels", labels) }
+
+// SetAnnotations replaces metadata.annotations; an empty map removes the field.
+func (o Object) SetAnnotations(annotations map[string]string) {
+	o.setStringMap("annotations", annotations)
+}
+
+func (o Object) setStringMap(key string, values map[string]string) {
+	md := o.Metadata()
+	if len(values) == 0 {
+		delete(md, key)
+		return
+	}
+	m := make(map[string]any, len(values))
+	for k, v := range values {
+		m[k] = v
+	}
+	md[key] = m
+}
+
+// Nested returns the value at path, and whether every step of the path exists.
+func (o Object) Nested(path ...string) (any, bool) {
+	var cur any = map[string]any(o)
+	for _, p := range path {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if cur, ok = m[p]; !ok {
+			return nil, false
+		}
+	}
+	return cur, true
+}
+
+// NestedString returns the string at path, or "".
+func (o Object) NestedString(path ...string) string {
+	v, _ := o.Nested(path...)
+	s, _ := v.(string)
+	return s
+}
+
+// SetNested sets the value at path, creating intermediate maps.
+func (o Object) SetNested(value any, path ...string) {
+	m := map[string]any(o)
+	for _, p := range path[:len(path)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+			m[p] = next
+		}
+		m = next
+	}
+	m[path[len(path)-1]] = value
+}
+
+// DeleteNested removes the value at path if it exists.
+func (o Object) DeleteNested(path ...string) {
+	m := map[string]any(o)
+	for _, p := range path[:len(path)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			return
+		}
+		m = next
+	}
+	delete(m, path[len(path)-1])
+}
+
+// DeepCopy returns a copy that shares nothing with o.
+func (o Object) DeepCopy() Object {
+	if o == nil {
+		return nil
+	}
+	return Object(DeepCopyValue(map[string]any(o)).(map[string]any))
+}
+
+// DeepCopyValue copies a JSON-shaped value.
+func DeepCopyValue(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, e := range t {
+			out[k] = DeepCopyValue(e)
+		}
+		return out
+	case Object:
+		return map[string]any(t.DeepCopy())
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = DeepCopyValue(e)
+		}
+		return out
+	default:
+		return v
+	}
+}
+
+// Equal reports whether two JSON-shaped values are deeply equal.
+func Equal(a, b any) bool {
+	if ao, ok := a.(Object); ok {
+		a = map[string]any(ao)
+	}
+	if bo, ok := b.(Object); ok {
+		b = map[string]any(bo)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// Normalize converts any value that encoding/json can marshal into the
+// JSON shape Objects hold (numbers become float64, structs become maps).
+func Normalize(v any) (any, error) {
+	switch v.(type) {
+	case nil, string, float64, bool:
+		return v, nil
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SortedKeys returns the keys of m in order.
+func SortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

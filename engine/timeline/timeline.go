@@ -1,0 +1,145 @@
+// Package timeline defines the result of running a scenario: an ordered,
+// deterministic log of what the user did and how Kyverno reacted, with the
+// cluster after each step. It is the JSON contract every adapter returns
+// (`genplay run -o json`, the wasm `genplay.run`, the HTTP API).
+package timeline
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/genplay/genplay/engine/resource"
+)
+
+// FormatVersion names this JSON shape; it changes when the shape does.
+const FormatVersion = "genplay.timeline/v1"
+
+// Result is the outcome of one scenario run.
+type Result struct {
+	Format string `json:"format"` // FormatVersion
+	// Test is the chainsaw Test's metadata.name.
+	Test  string `json:"test"`
+	Steps []Step `json:"steps"`
+	// Passed is false when an assert/error operation failed or an operation
+	// that had to succeed did not.
+	Passed bool `json:"passed"`
+	// Skipped, when set, says why the scenario could not be simulated
+	// honestly (for example a script that inspects Kyverno's own pods); the
+	// steps before that point are still reported.
+	Skipped string `json:"skipped,omitempty"`
+	// Diagnostics are input errors and warnings with file and line.
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// Step is one operation of the scenario and everything it caused. Chainsaw
+// steps hold several operations; each becomes one Step with the same StepName.
+type Step struct {
+	Index     int    `json:"index"`
+	StepName  string `json:"stepName"`
+	Operation string `json:"operation"` // apply, create, update, patch, delete, assert, error, sleep, script, ...
+	// Summary is one line a person reads: "delete NetworkPolicy team-a/default-deny".
+	Summary string `json:"summary"`
+	// Time is the logical clock when the operation ran (RFC 3339).
+	Time   string  `json:"time"`
+	Events []Event `json:"events"`
+	// Check is set for assert and error operations.
+	Check *Check `json:"check,omitempty"`
+	// Error is set when the operation itself failed (for example the API
+	// server rejected the object, or Kyverno's policy validation denied it).
+	Error string `json:"error,omitempty"`
+	// Warnings are admission warnings, as kubectl prints them.
+	Warnings []string `json:"warnings,omitempty"`
+	// Cluster is every object after the step, sorted by Ref.
+	Cluster []resource.Object `json:"cluster"`
+	// Changes are the objects this step changed, in the order they changed.
+	Changes []Change `json:"changes"`
+}
+
+// Actors of events.
+const (
+	ActorUser       = "user"
+	ActorKyverno    = "kyverno"
+	ActorAPIServer  = "kube-apiserver"
+	ActorController = "kube-controller-manager" // namespace deletion and garbage collection
+)
+
+// Actions of events.
+const (
+	ActionCreated    = "created"
+	ActionUpdated    = "updated"
+	ActionDeleted    = "deleted"
+	ActionReverted   = "reverted"   // Kyverno undid a change to a synchronized downstream
+	ActionRecreated  = "recreated"  // Kyverno recreated a deleted downstream
+	ActionKept       = "kept"       // Kyverno deliberately left a downstream in place
+	ActionUnlabelled = "unlabelled" // Kyverno removed its tracking labels
+	ActionSkipped    = "skipped"    // a rule did not apply, and why
+	ActionFailed     = "failed"     // an UpdateRequest failed
+	ActionRejected   = "rejected"   // the API server or Kyverno's validation refused the request
+	ActionWarned     = "warned"
+	ActionNote       = "note" // how the simulation differs from a real cluster, where it matters
+)
+
+// Event is one thing that happened.
+type Event struct {
+	Seq    int    `json:"seq"`
+	Time   string `json:"time"`
+	Actor  string `json:"actor"`
+	Action string `json:"action"`
+	// Object is what the event is about; empty for events about no object.
+	Object *resource.Ref `json:"object,omitempty"`
+	// Policy is the policy key ("ClusterPolicy/name", "Policy/ns/name"), Rule its rule.
+	Policy  string        `json:"policy,omitempty"`
+	Rule    string        `json:"rule,omitempty"`
+	Trigger *resource.Ref `json:"trigger,omitempty"`
+	// Reason is one sentence a user understands, e.g. "synchronize is true
+	// and the downstream was deleted".
+	Reason string `json:"reason"`
+}
+
+// Check is the outcome of an assert or error operation.
+type Check struct {
+	Passed bool `json:"passed"`
+	// Skipped, when set, says why the scenario could not be simulated
+	// honestly (for example a script that inspects Kyverno's own pods); the
+	// steps before that point are still reported.
+	Skipped string `json:"skipped,omitempty"`
+	// Failures list what did not hold, with paths: "data.KEY: expected x, got y".
+	Failures []string `json:"failures,omitempty"`
+}
+
+// Change kinds.
+const (
+	ChangeCreated = "created"
+	ChangeUpdated = "updated"
+	ChangeDeleted = "deleted"
+)
+
+// Change is one object changed by a step.
+type Change struct {
+	Object resource.Ref `json:"object"`
+	Change string       `json:"change"` // ChangeCreated, ChangeUpdated, ChangeDeleted
+	// Diff is a unified diff of the object's YAML before and after the step.
+	Diff string `json:"diff"`
+}
+
+// Diagnostic is an input error or warning at a position.
+type Diagnostic struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Severity string `json:"severity"` // "error" or "warning"
+	Message  string `json:"message"`
+}
+
+// Marshal renders a result as the canonical JSON every adapter returns:
+// two-space indented, map keys sorted, with a final newline.
+func Marshal(r *Result) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(r); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
