@@ -1,0 +1,430 @@
+package policy
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/kyverno/go-jmespath"
+
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/source"
+)
+
+// KindResolver tells the scope of a kind. apiVersion may be empty when a
+// policy names a kind without its version; known is false for kinds the
+// cluster does not serve.
+type KindResolver interface {
+	Namespaced(apiVersion, kind string) (namespaced, known bool)
+}
+
+// variablePattern finds {{ }} variables as Kyverno does.
+var variablePattern = regexp.MustCompile(`(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`)
+
+// userVariables are the admission-only variables rejected in background mode.
+var userVariables = []*regexp.Regexp{
+	regexp.MustCompile(`[^\.](serviceAccountName)\b`),
+	regexp.MustCompile(`[^\.](serviceAccountNamespace)\b`),
+	regexp.MustCompile(`[^\.](request.userInfo)\b`),
+	regexp.MustCompile(`[^\.](request.roles)\b`),
+	regexp.MustCompile(`[^\.](request.clusterRoles)\b`),
+}
+
+// anchorKey matches the keys of Kyverno's pattern anchors: (k), +(k), =(k), X(k), <(k), ^(k).
+var anchorKey = regexp.MustCompile(`^([+<=X^])?\((.+)\)$`)
+
+// backgroundHint precedes background-mode errors, as in Kyverno.
+const backgroundHint = "only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: "
+
+// Validate runs the checks of Kyverno's policy webhook that matter for
+// generate rules, plus the generic rule checks they depend on. kinds may be
+// nil: scope checks are then skipped.
+func Validate(p *Policy, kinds KindResolver) source.Diagnostics {
+	v := &validator{p: p, kinds: kinds, d: &diags{doc: p.Source, file: p.File}}
+	v.validate()
+	return v.d.result()
+}
+
+type validator struct {
+	p     *Policy
+	kinds KindResolver
+	d     *diags
+}
+
+// scope resolves a kind; known is false for unknown kinds, kinds with
+// variables, or without a resolver.
+func (v *validator) scope(apiVersion, kind string) (namespaced, known bool) {
+	if v.kinds == nil || kind == "" || hasVariable(apiVersion) || hasVariable(kind) {
+		return false, false
+	}
+	return v.kinds.Namespaced(apiVersion, kind)
+}
+
+// scopeOfKindSelector resolves "Kind", "v1/Kind" or "group/v1/Kind"
+// (a "Kind/subresource" suffix is not a scope of its own and stays unknown).
+func (v *validator) scopeOfKindSelector(sel string) (namespaced, known bool) {
+	parts := strings.Split(sel, "/")
+	switch len(parts) {
+	case 1:
+		return v.scope("", parts[0])
+	case 2:
+		return v.scope(parts[0], parts[1])
+	case 3:
+		return v.scope(parts[0]+"/"+parts[1], parts[2])
+	}
+	return false, false
+}
+
+func (v *validator) namespaced() bool { return v.p.Kind == KindPolicy }
+
+func (v *validator) validate() {
+	p, d := v.p, v.d
+	spec, _ := p.Raw["spec"].(map[string]any)
+	specPath := fieldPath{"spec"}
+	if _, ok := spec["generateExistingOnPolicyUpdate"]; ok {
+		fp := specPath.key("generateExistingOnPolicyUpdate")
+		d.errorf(fp, "%s: Forbidden: remove the deprecated field and use spec.generate[*].generateExisting instead", fp)
+	}
+	if t, ok := spec["webhookTimeoutSeconds"].(float64); ok && (t < 1 || t > 30) {
+		fp := specPath.key("webhookTimeoutSeconds")
+		d.errorf(fp, "%s: Invalid value: %v: the timeout value must be between 1 and 30 seconds", fp, t)
+	}
+	if v.namespaced() && len(list(spec, "validationFailureActionOverrides")) > 0 {
+		fp := specPath.key("validationFailureActionOverrides")
+		d.errorf(fp, "%s: Forbidden: Use of validationFailureActionOverrides is supported only with ClusterPolicy", fp)
+	}
+	if !p.Spec.Admission {
+		fp := specPath.key("admission")
+		if !p.Spec.Background {
+			d.errorf(fp, "disabling both admission and background processing is not allowed")
+		} else if slices.ContainsFunc(p.Spec.Rules, func(r Rule) bool {
+			return r.Generate != nil || r.Raw["mutate"] != nil || r.Raw["verifyImages"] != nil
+		}) {
+			d.errorf(fp, "disabling admission processing is only allowed with validation policies")
+		}
+	}
+	v.ruleNames()
+	if p.Spec.Background {
+		v.backgroundVariables()
+	}
+	for i := range p.Spec.Rules {
+		v.rule(&p.Spec.Rules[i])
+	}
+}
+
+func rulePath(i int) fieldPath { return fieldPath{"spec", "rules", i} }
+
+func (v *validator) ruleNames() {
+	seen := map[string]bool{}
+	for i, r := range v.p.Spec.Rules {
+		if seen[r.Name] {
+			fp := rulePath(i).key("name")
+			v.d.errorf(fp, "%s: Invalid value: %q: Duplicate rule name: '%s'", fp, r.Name, r.Name)
+		}
+		seen[r.Name] = true
+	}
+}
+
+// backgroundVariables rejects userInfo filters and admission-only variables
+// in background mode.
+func (v *validator) backgroundVariables() {
+	mutateExisting := false
+	for i, r := range v.p.Spec.Rules {
+		if m, ok := r.Raw["mutate"].(map[string]any); ok && len(list(m, "targets")) > 0 {
+			mutateExisting = true
+		}
+		for _, blk := range []string{"match", "exclude"} {
+			if fp := userInfoPath(rulePath(i).key(blk), asMap(r.Raw[blk])); fp != nil {
+				v.d.errorf(fp, "%sinvalid variable used at path: %s", backgroundHint, strings.ReplaceAll(fp.String(), ".", "/"))
+			}
+		}
+	}
+	if mutateExisting {
+		return
+	}
+	reported := map[string]bool{}
+	walkStrings(map[string]any(v.p.Raw), nil, func(fp fieldPath, s string) {
+		if len(fp) > 0 && (fp[0] == "status" || (len(fp) > 2 && fp[0] == "metadata" && fp[1] == "annotations" &&
+			fp[2] == "kubectl.kubernetes.io/last-applied-configuration")) {
+			return
+		}
+		for _, m := range variablePattern.FindAllStringSubmatch(s, -1) {
+			for _, re := range userVariables {
+				if re.MatchString(m[2]) && !reported[m[2]] {
+					reported[m[2]] = true
+					v.d.errorf(fp, "%svariable %s is not allowed", backgroundHint, m[2])
+				}
+			}
+		}
+	})
+}
+
+// userInfoPath returns the first userInfo filter (roles, clusterRoles,
+// subjects) of a match or exclude block, in Kyverno's order.
+func userInfoPath(base fieldPath, m map[string]any) fieldPath {
+	defined := func(f map[string]any) string {
+		for _, k := range []string{"roles", "clusterRoles", "subjects"} {
+			if len(list(f, k)) > 0 {
+				return k
+			}
+		}
+		return ""
+	}
+	if k := defined(m); k != "" {
+		return base.key(k)
+	}
+	for _, blk := range []string{"any", "all"} {
+		for j, f := range list(m, blk) {
+			if k := defined(asMap(f)); k != "" {
+				return base.key(blk).index(j).key(k)
+			}
+		}
+	}
+	return nil
+}
+
+// walkStrings calls fn for every map key and string value under v.
+func walkStrings(v any, fp fieldPath, fn func(fieldPath, string)) {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, k := range resource.SortedKeys(t) {
+			fn(fp.key(k), k)
+			walkStrings(t[k], fp.key(k), fn)
+		}
+	case []any:
+		for i, e := range t {
+			walkStrings(e, fp.index(i), fn)
+		}
+	case string:
+		fn(fp, t)
+	}
+}
+
+func hasVariable(s string) bool { return variablePattern.MatchString(s) }
+
+// firstVariable returns the path of the first string with a variable under v.
+func firstVariable(v any, base fieldPath) fieldPath {
+	var found fieldPath
+	walkStrings(v, base, func(fp fieldPath, s string) {
+		if found == nil && hasVariable(s) {
+			found = fp
+		}
+	})
+	return found
+}
+
+func (v *validator) rule(r *Rule) {
+	d, rp := v.d, rulePath(r.Index)
+	ops := 0
+	for _, k := range []string{"mutate", "validate", "generate", "verifyImages"} {
+		if r.Raw[k] != nil {
+			ops++
+		}
+	}
+	switch {
+	case ops == 0:
+		d.errorf(rp, "%s: Invalid value: %q: No operation defined in the rule '%s'.(supported operations: mutate,validate,generate,verifyImages)", rp, r.Name, r.Name)
+	case ops > 1:
+		d.errorf(rp, "%s: Invalid value: %q: Multiple operations defined in the rule '%s', only one operation (mutate,validate,generate,verifyImages) is allowed per rule", rp, r.Name, r.Name)
+	}
+	for _, blk := range []string{"exclude", "match"} {
+		if fp := firstVariable(r.Raw[blk], rp.key(blk)); fp != nil {
+			d.errorf(fp, "policy contains invalid variables: rule %q should not have variables in %s section", r.Name, blk)
+		}
+	}
+	v.matchBlock(r, "match")
+	v.matchBlock(r, "exclude")
+	v.context(rp.key("context"), r.Context)
+	if r.Generate != nil {
+		v.generate(r)
+	}
+}
+
+// matchBlock checks one match or exclude block of a rule.
+func (v *validator) matchBlock(r *Rule, blk string) {
+	d, bp := v.d, rulePath(r.Index).key(blk)
+	m := asMap(r.Raw[blk])
+	if m == nil {
+		return
+	}
+	anyF, allF := list(m, "any"), list(m, "all")
+	if len(anyF) > 0 && len(allF) > 0 {
+		d.errorf(bp, "%s: Invalid value: Can't specify any and all together", bp)
+	}
+	if (len(anyF) > 0 || len(allF) > 0) && m["resources"] != nil {
+		d.errorf(bp.key("resources"), "path: %s.: can't specify any/all together with %s resources", bp, blk)
+	}
+	type filter struct {
+		path fieldPath
+		m    map[string]any
+	}
+	var filters []filter
+	for _, sub := range []string{"any", "all"} {
+		for j, f := range list(m, sub) {
+			filters = append(filters, filter{bp.key(sub).index(j), asMap(f)})
+		}
+	}
+	if hasLegacyMatch(m) {
+		filters = append(filters, filter{bp, m})
+	}
+	for _, f := range filters {
+		res := asMap(f.m["resources"])
+		rdp := f.path.key("resources")
+		if res["name"] != nil && stringOr(res, "name", "") != "" && len(list(res, "names")) > 0 {
+			d.errorf(rdp, "%s: Invalid value: Both name and names can not be specified together", f.path)
+		}
+		if sel, ok := res["selector"].(map[string]any); ok && !selectorHasWildcard(sel) &&
+			len(asMap(sel["matchLabels"])) == 0 && len(list(sel, "matchExpressions")) == 0 {
+			fp := f.path.key("selector")
+			d.errorf(rdp.key("selector"), "%s: Invalid value: The requirements are not specified in selector", fp)
+		}
+		kinds := stringList(res, "kinds")
+		if v.namespaced() {
+			if len(list(res, "namespaces")) > 0 {
+				fp := f.path.key("namespaces")
+				d.errorf(rdp.key("namespaces"), "%s: Forbidden: Filtering namespaces not allowed in namespaced policies", fp)
+			}
+			for k, kind := range kinds {
+				if ns, known := v.scopeOfKindSelector(kind); known && !ns {
+					fp := f.path.key("kinds").index(k)
+					d.errorf(rdp.key("kinds").index(k), "%s: Forbidden: Cluster wide resource '%s' not allowed in namespaced policy", fp, kind)
+				}
+			}
+		}
+		v.wildcardKinds(r, rdp.key("kinds"), f.path.key("kinds"), kinds)
+	}
+	if blk == "match" && r.Generate != nil {
+		// Kyverno checks any, else all, else the legacy filter.
+		var group []filter
+		for _, f := range filters {
+			if len(anyF) > 0 && f.path[len(f.path)-2] == "any" ||
+				len(anyF) == 0 && len(allF) > 0 && f.path[len(f.path)-2] == "all" {
+				group = append(group, f)
+			}
+		}
+		if len(anyF) == 0 && len(allF) == 0 {
+			group = []filter{{bp, m}}
+		}
+		for _, f := range group {
+			if len(stringList(asMap(f.m["resources"]), "kinds")) == 0 {
+				d.errorf(f.path, "at least one element must be specified in a kind block, the kind attribute is mandatory when working with the resources element")
+			}
+		}
+	}
+}
+
+// wildcardKinds applies Kyverno's rules for kinds: ["*"].
+func (v *validator) wildcardKinds(r *Rule, at, shown fieldPath, kinds []string) {
+	if !slices.Contains(kinds, "*") {
+		return
+	}
+	switch {
+	case v.p.Spec.Background:
+		v.d.errorf(at, "path: %s: wildcard policy not allowed in background mode. Set spec.background=false to disable background mode for this policy rule", shown)
+	case len(kinds) > 1:
+		v.d.errorf(at, "path: %s: wildcard policy can not deal with more than one kind", shown)
+	case r.Generate != nil || r.Raw["verifyImages"] != nil:
+		v.d.errorf(at, "path: %s: wildcard policy does not support rule type", shown)
+	}
+}
+
+func selectorHasWildcard(sel map[string]any) bool {
+	found := false
+	walkStrings(sel, nil, func(_ fieldPath, s string) {
+		if strings.ContainsAny(s, "*?") {
+			found = true
+		}
+	})
+	return found
+}
+
+// predefinedVariables may not be redefined by context entries.
+var predefinedVariables = []string{"images", "request", "serviceAccountName", "serviceAccountNamespace", "element", "elementIndex"}
+
+// context checks context entries as Kyverno's validateRuleContext does.
+func (v *validator) context(cp fieldPath, entries []any) {
+	for i, e := range entries {
+		m := asMap(e)
+		ep := cp.index(i)
+		fail := func(at fieldPath, format string, args ...any) {
+			v.d.errorf(at, "path: %s: %s", ep, fmt.Sprintf(format, args...))
+		}
+		name := stringOr(m, "name", "")
+		if name == "" {
+			fail(ep, "a name is required for context entries")
+			continue
+		}
+		for _, pre := range predefinedVariables {
+			if name == pre || strings.HasPrefix(name, pre+".") {
+				fail(ep.key("name"), "entry name %s is invalid as it conflicts with a pre-defined variable %s", name, pre)
+			}
+		}
+		var kinds []string
+		for _, k := range []string{"configMap", "apiCall", "globalReference", "imageRegistry", "variable"} {
+			if m[k] != nil {
+				kinds = append(kinds, k)
+			}
+		}
+		if len(kinds) != 1 {
+			fail(ep, "exactly one of configMap or apiCall or imageRegistry or variable is required for context entries")
+			continue
+		}
+		kp := ep.key(kinds[0])
+		body := asMap(m[kinds[0]])
+		switch kinds[0] {
+		case "configMap":
+			if stringOr(body, "name", "") == "" {
+				fail(kp, "a name is required for configMap context entry")
+			} else if stringOr(body, "namespace", "") == "" {
+				fail(kp, "a namespace is required for configMap context entry")
+			}
+		case "apiCall":
+			if stringOr(body, "urlPath", "") != "" && body["service"] != nil {
+				fail(kp.key("urlPath"), "a URLPath cannot be used for service API calls")
+			}
+			v.jmesPath(kp.key("jmesPath"), ep, body)
+		case "globalReference":
+			if stringOr(body, "name", "") == "" {
+				fail(kp, "a name is required for globalReference context entry")
+			}
+			v.jmesPath(kp.key("jmesPath"), ep, body)
+		case "imageRegistry":
+			if stringOr(body, "reference", "") == "" {
+				fail(kp, "a ref is required for imageRegistry context entry")
+			}
+			v.jmesPath(kp.key("jmesPath"), ep, body)
+		case "variable":
+			v.jmesPath(kp.key("jmesPath"), ep, body)
+			jp := stringOr(body, "jmesPath", "")
+			if body["value"] == nil && jp == "" {
+				fail(kp, "a variable must define a value or a jmesPath expression")
+			}
+			if body["default"] != nil && jp == "" {
+				fail(kp.key("default"), "a variable must define a default value only when a jmesPath expression is defined")
+			}
+		}
+	}
+}
+
+// jmesPath checks that a jmesPath without variables parses.
+func (v *validator) jmesPath(at, entry fieldPath, body map[string]any) {
+	expr := stringOr(body, "jmesPath", "")
+	if expr == "" || strings.Contains(expr, "{{") {
+		return
+	}
+	if err := parseJMESPath(expr); err != nil {
+		v.d.errorf(at, "path: %s: failed to parse JMESPath %s: %v", entry, expr, err)
+	}
+}
+
+// parseJMESPath parses an expression, turning a parser panic into an error.
+func parseJMESPath(expr string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	_, err = jmespath.NewParser().Parse(expr)
+	return err
+}

@@ -1,0 +1,54 @@
+package scenario_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine/scenario"
+)
+
+const conformanceDir = "/work/shared/conformance/chainsaw"
+
+// conformance returns Kyverno's chainsaw tests as a file system, skipping
+// the test when they are absent (failing under CI=true).
+func conformance(t *testing.T) (root string) {
+	t.Helper()
+	dir := os.Getenv("GENPLAY_CONFORMANCE")
+	if dir == "" {
+		dir = conformanceDir
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the conformance tests are required under CI=true: %v", err)
+		}
+		t.Skipf("conformance tests not found at %s (set GENPLAY_CONFORMANCE): %v", dir, err)
+	}
+	return dir
+}
+
+func TestConformanceTestsLoad(t *testing.T) {
+	dir := conformance(t)
+	fsys := os.DirFS(dir)
+	files, err := scenario.Discover(fsys, ".")
+	require.NoError(t, err)
+	require.Len(t, files, 130, "every conformance test is discovered")
+
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			tests, diags := scenario.Load(fsys, f)
+			require.Empty(t, diags)
+			require.Len(t, tests, 1)
+			for _, s := range tests[0].Steps {
+				assert.Nil(t, s.Use, "step %q has its template resolved", s.Name)
+				for _, op := range s.Try {
+					if op.File != "" {
+						assert.NotEmpty(t, op.Resources, "step %q %s %s reads resources", s.Name, op.Type, op.File)
+					}
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,121 @@
+package source
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/genplay/genplay/engine/resource"
+)
+
+// Marshal renders a JSON-shaped value as YAML with sorted keys and a
+// two-space indent. The output is stable, so renderings can be diffed.
+// Values of other types are first normalised through encoding/json.
+func Marshal(v any) ([]byte, error) {
+	n, err := toNode(v, 0)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(n); err != nil {
+		return nil, fmt.Errorf("marshal yaml: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("marshal yaml: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func toNode(v any, depth int) (*yaml.Node, error) {
+	if depth > 10*MaxDepth {
+		return nil, fmt.Errorf("marshal yaml: value is nested too deeply")
+	}
+	switch t := v.(type) {
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t)}, nil
+	case string:
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t}
+		if strings.Contains(strings.TrimRight(t, "\n"), "\n") && !strings.ContainsAny(t, "\r\t") && !hasTrailingSpace(t) {
+			n.Style = yaml.LiteralStyle
+		} else if _, resolved := resolve11(t); resolved != t || needsQuote(t) {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		return n, nil
+	case float64:
+		if math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, fmt.Errorf("marshal yaml: unsupported value %v", t)
+		}
+		if t == math.Trunc(t) && math.Abs(t) < 1e21 {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatFloat(t, 'f', -1, 64)}, nil
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(t, 'g', -1, 64)}, nil
+	case resource.Object:
+		return toNode(map[string]any(t), depth)
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		if len(t) == 0 {
+			n.Style = yaml.FlowStyle
+		}
+		for _, k := range resource.SortedKeys(t) {
+			kn, _ := toNode(k, depth+1)
+			vn, err := toNode(t[k], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, kn, vn)
+		}
+		return n, nil
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		if len(t) == 0 {
+			n.Style = yaml.FlowStyle
+		}
+		for _, e := range t {
+			en, err := toNode(e, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, en)
+		}
+		return n, nil
+	}
+	norm, err := resource.Normalize(v)
+	if err != nil {
+		return nil, fmt.Errorf("marshal yaml: %w", err)
+	}
+	switch norm.(type) {
+	case map[string]any, []any, string, float64, bool, nil:
+		return toNode(norm, depth+1)
+	}
+	return nil, fmt.Errorf("marshal yaml: unsupported type %T", v)
+}
+
+func hasTrailingSpace(s string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasSuffix(line, " ") {
+			return true
+		}
+	}
+	return false
+}
+
+// needsQuote reports strings a YAML 1.1 reader could misread (for example
+// "0755" or "1e3" that yaml.v3 would emit plain).
+func needsQuote(s string) bool {
+	if s == "" || s == "<<" {
+		return true
+	}
+	plain := strings.ReplaceAll(s, "_", "")
+	if _, err := strconv.ParseFloat(plain, 64); err == nil {
+		return true
+	}
+	return false
+}

@@ -1,0 +1,501 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/genplay/genplay/engine/resource"
+)
+
+// Limits that keep hostile input from exhausting the parser.
+const (
+	// MaxInputSize is the largest file Parse accepts, in bytes.
+	MaxInputSize = 2 << 20
+	// MaxDepth is the deepest nesting of mappings and sequences.
+	MaxDepth = 200
+	// MaxAliasNodes is how many nodes alias expansion may produce per document.
+	MaxAliasNodes = 10000
+	// maxParseDiagnostics caps the diagnostics of one file.
+	maxParseDiagnostics = 50
+)
+
+// Document is one YAML document of a file, converted to JSON shape.
+type Document struct {
+	File string
+	// Index is the position of the document among the documents Parse
+	// returned for the file (empty documents are not counted).
+	Index int
+	// Line is the first line of the document's content.
+	Line int
+	// Value is the JSON-shaped content: map[string]any, []any, string,
+	// float64, bool or nil.
+	Value any
+
+	root *yaml.Node
+}
+
+// Object returns the document as a Kubernetes object when it is a mapping.
+func (d *Document) Object() (resource.Object, bool) {
+	if d == nil {
+		return nil, false
+	}
+	m, ok := d.Value.(map[string]any)
+	return resource.Object(m), ok
+}
+
+// Pos returns the position of the value at path, a list of string keys and
+// int indexes. For a key it is the position of the key, for an index the
+// position of the element. When the path does not exist, it is the position
+// of the nearest ancestor that does; a nil Document yields only the file.
+func (d *Document) Pos(path ...any) Pos {
+	if d == nil {
+		return Pos{}
+	}
+	n := d.root
+	if n == nil {
+		return Pos{File: d.File, Line: d.Line, Col: 1}
+	}
+	pos := Pos{File: d.File, Line: n.Line, Col: n.Column}
+	for _, step := range path {
+		n = deref(n, 0)
+		var at, next *yaml.Node
+		switch s := step.(type) {
+		case string:
+			if n.Kind == yaml.MappingNode {
+				at, next = lookupKey(n, s, 0)
+			}
+		case int:
+			if n.Kind == yaml.SequenceNode && s >= 0 && s < len(n.Content) {
+				at, next = n.Content[s], n.Content[s]
+			}
+		}
+		if next == nil {
+			return pos
+		}
+		pos = Pos{File: d.File, Line: at.Line, Col: at.Column}
+		n = next
+	}
+	return pos
+}
+
+// deref follows aliases.
+func deref(n *yaml.Node, depth int) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode && n.Alias != nil && depth < MaxDepth {
+		n = n.Alias
+		depth++
+	}
+	return n
+}
+
+// lookupKey finds key in a mapping node: explicit keys first, then merged
+// mappings. It returns the key node and the value node.
+func lookupKey(m *yaml.Node, key string, depth int) (*yaml.Node, *yaml.Node) {
+	if depth > MaxDepth {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if isMergeKey(k) {
+			continue
+		}
+		if s, err := keyString(k); err == nil && s == key {
+			return k, m.Content[i+1]
+		}
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if !isMergeKey(m.Content[i]) {
+			continue
+		}
+		v := deref(m.Content[i+1], depth)
+		var sources []*yaml.Node
+		switch {
+		case v == nil:
+		case v.Kind == yaml.MappingNode:
+			sources = []*yaml.Node{v}
+		case v.Kind == yaml.SequenceNode:
+			sources = v.Content
+		}
+		for _, src := range sources {
+			if src = deref(src, depth); src != nil && src.Kind == yaml.MappingNode {
+				if k, val := lookupKey(src, key, depth+1); k != nil {
+					return k, val
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+var yamlErrorLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// Parse reads every non-empty YAML document of a file. Documents that could
+// not be converted are left out and reported; a syntax error stops the file.
+func Parse(file string, data []byte) ([]*Document, Diagnostics) {
+	if len(data) > MaxInputSize {
+		return nil, Diagnostics{Errorf(Pos{File: file, Line: 1, Col: 1},
+			"file is too large: %d bytes, the limit is %d", len(data), MaxInputSize)}
+	}
+	if pos, ok := invalidUTF8(data); !ok {
+		pos.File = file
+		return nil, Diagnostics{Errorf(pos, "invalid UTF-8 byte sequence")}
+	}
+	var (
+		docs  []*Document
+		diags Diagnostics
+	)
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for len(diags) < maxParseDiagnostics {
+		var n yaml.Node
+		err := decodeSafely(dec, &n)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			diags = append(diags, syntaxError(file, err))
+			break
+		}
+		root := &n
+		if n.Kind == yaml.DocumentNode {
+			if len(n.Content) == 0 {
+				continue
+			}
+			root = n.Content[0]
+		}
+		c := converter{file: file}
+		v, ok := c.value(root, 0)
+		diags = append(diags, c.diags...)
+		if !ok || len(c.diags) > 0 || v == nil {
+			continue
+		}
+		docs = append(docs, &Document{File: file, Index: len(docs), Line: root.Line, Value: v, root: root})
+	}
+	return docs, diags.Capped(maxParseDiagnostics)
+}
+
+// decodeSafely turns a panic of the YAML library into an error.
+func decodeSafely(dec *yaml.Decoder, n *yaml.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return dec.Decode(n)
+}
+
+func syntaxError(file string, err error) Diagnostic {
+	msg := err.Error()
+	if m := yamlErrorLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return Errorf(Pos{File: file, Line: line}, "yaml: %s", m[2])
+	}
+	return Errorf(Pos{File: file}, "%s", msg)
+}
+
+// invalidUTF8 reports the position of the first byte that is not UTF-8.
+func invalidUTF8(data []byte) (Pos, bool) {
+	if utf8.Valid(data) {
+		return Pos{}, true
+	}
+	line, col := 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return Pos{Line: line, Col: col}, false
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return Pos{Line: line, Col: col}, false
+}
+
+// converter turns a YAML node tree into JSON-shaped values.
+type converter struct {
+	file       string
+	aliasDepth int // > 0 while expanding an alias
+	aliasNodes int
+	diags      Diagnostics
+}
+
+func (c *converter) errorf(n *yaml.Node, format string, args ...any) {
+	c.diags = append(c.diags, Errorf(Pos{File: c.file, Line: n.Line, Col: n.Column}, format, args...))
+}
+
+// value converts n; false means the document must be abandoned.
+func (c *converter) value(n *yaml.Node, depth int) (any, bool) {
+	if depth > MaxDepth {
+		c.errorf(n, "document is nested too deeply: more than %d levels", MaxDepth)
+		return nil, false
+	}
+	if c.aliasDepth > 0 {
+		c.aliasNodes++
+		if c.aliasNodes > MaxAliasNodes {
+			c.errorf(n, "alias bomb: expanding aliases produces more than %d nodes", MaxAliasNodes)
+			return nil, false
+		}
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, true
+		}
+		return c.value(n.Content[0], depth)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			c.errorf(n, "unknown anchor %q referenced", n.Value)
+			return nil, false
+		}
+		c.aliasDepth++
+		v, ok := c.value(n.Alias, depth+1)
+		c.aliasDepth--
+		return v, ok
+	case yaml.ScalarNode:
+		v, err := scalar(n)
+		if err != nil {
+			c.errorf(n, "%v", err)
+		}
+		return v, true
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, e := range n.Content {
+			v, ok := c.value(e, depth+1)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	case yaml.MappingNode:
+		return c.mapping(n, depth)
+	}
+	c.errorf(n, "unsupported YAML node")
+	return nil, true
+}
+
+func (c *converter) mapping(n *yaml.Node, depth int) (any, bool) {
+	out := make(map[string]any, len(n.Content)/2)
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, vn := n.Content[i], n.Content[i+1]
+		if isMergeKey(k) {
+			merges = append(merges, vn)
+			continue
+		}
+		key, err := keyString(deref(k, 0))
+		if err != nil {
+			c.errorf(k, "%v", err)
+			continue
+		}
+		if first, dup := seen[key]; dup {
+			c.errorf(k, "key %q already set in map (first set on line %d)", key, first.Line)
+			continue
+		}
+		seen[key] = k
+		v, ok := c.value(vn, depth+1)
+		if !ok {
+			return nil, false
+		}
+		out[key] = v
+	}
+	// Merged keys never override explicit keys; earlier merges win.
+	for _, mn := range merges {
+		v, ok := c.value(mn, depth+1)
+		if !ok {
+			return nil, false
+		}
+		var sources []any
+		switch t := v.(type) {
+		case map[string]any:
+			sources = []any{t}
+		case []any:
+			sources = t
+		}
+		if sources == nil {
+			c.errorf(mn, "map merge requires map or sequence of maps as the value")
+			continue
+		}
+		for _, s := range sources {
+			m, ok := s.(map[string]any)
+			if !ok {
+				c.errorf(mn, "map merge requires map or sequence of maps as the value")
+				break
+			}
+			for k, e := range m {
+				if _, exists := out[k]; !exists {
+					out[k] = e
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+func isMergeKey(k *yaml.Node) bool {
+	return k.Kind == yaml.ScalarNode && k.Value == "<<" && k.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) == 0 &&
+		(k.Tag == "" || k.Tag == "!!merge" || k.Tag == "tag:yaml.org,2002:merge")
+}
+
+// keyString stringifies a mapping key as sigs.k8s.io/yaml does.
+func keyString(k *yaml.Node) (string, error) {
+	if k == nil || k.Kind != yaml.ScalarNode {
+		return "", errors.New("unsupported map key: only scalar keys are allowed")
+	}
+	v, err := scalar(k)
+	if err != nil {
+		return "", err
+	}
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case bool:
+		return strconv.FormatBool(t), nil
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1<<63 {
+			return strconv.FormatInt(int64(t), 10), nil
+		}
+		return strconv.FormatFloat(t, 'g', -1, 32), nil
+	case nil:
+		return "", errors.New("unsupported map key: null")
+	}
+	return "", fmt.Errorf("unsupported map key %q", k.Value)
+}
+
+const (
+	tagStr       = "!!str"
+	tagBool      = "!!bool"
+	tagInt       = "!!int"
+	tagFloat     = "!!float"
+	tagNull      = "!!null"
+	tagTimestamp = "!!timestamp"
+	tagBinary    = "!!binary"
+)
+
+func shortTag(tag string) string {
+	if rest, ok := strings.CutPrefix(tag, "tag:yaml.org,2002:"); ok {
+		return "!!" + rest
+	}
+	return tag
+}
+
+// scalar resolves a scalar node with the YAML 1.1 rules of yaml.v2.
+func scalar(n *yaml.Node) (any, error) {
+	quoted := n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0
+	tag := ""
+	if n.Style&yaml.TaggedStyle != 0 {
+		tag = shortTag(n.Tag)
+	}
+	switch tag {
+	case "":
+		if quoted {
+			return n.Value, nil
+		}
+	case tagStr, tagBinary:
+		return n.Value, nil
+	case tagBool, tagInt, tagFloat, tagNull, tagTimestamp:
+	default:
+		return n.Value, nil // unknown tags decode as strings
+	}
+	rtag, v := resolve11(n.Value)
+	if tag != "" && tag != rtag {
+		switch {
+		case tag == tagFloat && rtag == tagInt:
+			rtag = tagFloat
+		case tag == tagTimestamp && rtag == tagStr:
+			rtag = tagTimestamp
+		default:
+			return n.Value, fmt.Errorf("cannot decode %s `%s` as a %s", rtag, n.Value, tag)
+		}
+	}
+	if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+		return nil, fmt.Errorf("unsupported value %s: JSON has no NaN or infinity", n.Value)
+	}
+	return v, nil
+}
+
+var resolveMap = func() map[string]any {
+	m := map[string]any{}
+	for v, words := range map[bool][]string{
+		true:  {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"},
+		false: {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"},
+	} {
+		for _, w := range words {
+			m[w] = v
+		}
+	}
+	for _, w := range []string{"", "~", "null", "Null", "NULL"} {
+		m[w] = nil
+	}
+	for _, w := range []string{".nan", ".NaN", ".NAN"} {
+		m[w] = math.NaN()
+	}
+	for _, w := range []string{".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF"} {
+		m[w] = math.Inf(1)
+	}
+	for _, w := range []string{"-.inf", "-.Inf", "-.INF"} {
+		m[w] = math.Inf(-1)
+	}
+	return m
+}()
+
+var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
+// resolve11 resolves a plain scalar as YAML 1.1 (yaml.v2) does, returning
+// the short tag and the JSON-shaped value. Timestamps stay strings, as
+// sigs.k8s.io/yaml leaves them.
+func resolve11(in string) (string, any) {
+	if v, ok := resolveMap[in]; ok {
+		switch v.(type) {
+		case bool:
+			return tagBool, v
+		case nil:
+			return tagNull, nil
+		default:
+			return tagFloat, v
+		}
+	}
+	if in == "" {
+		return tagStr, in
+	}
+	switch c := in[0]; {
+	case c == '.':
+		if f, err := strconv.ParseFloat(in, 64); err == nil {
+			return tagFloat, f
+		}
+	case c == '+' || c == '-' || (c >= '0' && c <= '9'):
+		plain := strings.ReplaceAll(in, "_", "")
+		if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
+			return tagInt, float64(i)
+		}
+		if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
+			return tagInt, float64(u)
+		}
+		if yamlStyleFloat.MatchString(plain) {
+			if f, err := strconv.ParseFloat(plain, 64); err == nil {
+				return tagFloat, f
+			}
+		}
+		if rest, ok := strings.CutPrefix(plain, "0b"); ok {
+			if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
+				return tagInt, float64(u)
+			}
+		} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
+			if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
+				return tagInt, float64(i)
+			}
+		}
+	}
+	return tagStr, in
+}
