@@ -1,0 +1,334 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// The seed cheat sheet, as tests: each case is a chainsaw scenario whose own
+// assert and error operations state Kyverno's outcome (SEMANTICS.md §2.5).
+
+// outcome is what a case expects of the downstream after the event.
+type outcome int
+
+const (
+	present  outcome = iota // the downstream exists with the rule's content
+	absent                  // the downstream is gone
+	modified                // the downstream exists with the user's change
+	updated                 // the downstream exists with the policy's new content
+)
+
+// scenarioText joins a policy, setup operations, an event and the
+// assertions into one chainsaw Test.
+func scenarioText(name, policy, setup, event, check string) string {
+	return fmt.Sprintf(`apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: %s
+spec:
+  steps:
+  - name: policy
+    try:
+    - apply:
+        resource:
+%s
+  - name: setup
+    try:
+%s
+  - name: event
+    try:
+%s
+  - name: outcome
+    try:
+%s
+`, name, indent(policy, 10), indent(setup, 4), indent(event, 4), indent(check, 4))
+}
+
+func indent(s string, n int) string {
+	pad := strings.Repeat(" ", n)
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func requirePassed(t *testing.T, text string) *timeline.Result {
+	t.Helper()
+	res := Run("scenario.yaml", []byte(text), Options{})
+	if !res.Passed || res.Skipped != "" {
+		var b strings.Builder
+		for _, d := range res.Diagnostics {
+			fmt.Fprintf(&b, "%s:%d: %s: %s\n", d.File, d.Line, d.Severity, d.Message)
+		}
+		for _, st := range res.Steps {
+			fmt.Fprintf(&b, "[%d] %s %s\n", st.Index, st.Summary, st.Error)
+			for _, e := range st.Events {
+				fmt.Fprintf(&b, "     %s %s %v: %s\n", e.Actor, e.Action, e.Object, e.Reason)
+			}
+			if st.Check != nil && !st.Check.Passed {
+				fmt.Fprintf(&b, "     check failed: %v\n", st.Check.Failures)
+			}
+		}
+		require.Fail(t, "scenario did not pass", "%s\n--- scenario:\n%s", b.String(), text)
+	}
+	return res
+}
+
+func netpolPolicy(sync, orphan bool, extraMatch string) string {
+	return fmt.Sprintf(`apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: default-deny
+spec:
+  rules:
+  - name: default-deny
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+          selector:
+            matchLabels:
+              env: prod%s
+    generate:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      name: default-deny
+      namespace: "{{request.object.metadata.name}}"
+      synchronize: %t
+      orphanDownstreamOnPolicyDelete: %t
+      data:
+        spec:
+          podSelector: {}
+          policyTypes: [Ingress, Egress]
+`, extraMatch, sync, orphan)
+}
+
+const netpolTrigger = `- apply:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: team-a
+        labels:
+          env: prod
+- assert:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+        labels:
+          app.kubernetes.io/managed-by: kyverno
+          generate.kyverno.io/policy-name: default-deny
+          generate.kyverno.io/rule-name: default-deny
+          generate.kyverno.io/trigger-kind: Namespace
+      spec:
+        policyTypes: [Ingress, Egress]`
+
+func netpolCheck(o outcome) string {
+	switch o {
+	case absent:
+		return `- error:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a`
+	case modified, updated:
+		return `- assert:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+      spec:
+        policyTypes: [Ingress]`
+	default:
+		return `- assert:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+      spec:
+        policyTypes: [Ingress, Egress]`
+	}
+}
+
+func TestCheatSheetDataNetworkPolicy(t *testing.T) {
+	editDownstream := `- patch:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+      spec:
+        policyTypes: [Ingress]`
+	deleteDownstream := `- delete:
+    ref:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      name: default-deny
+      namespace: team-a`
+	relabelTrigger := `- update:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: team-a
+        labels:
+          env: dev`
+	deletePolicy := `- delete:
+    ref:
+      apiVersion: kyverno.io/v1
+      kind: ClusterPolicy
+      name: default-deny`
+	updatePolicy := func(sync, orphan bool) string {
+		p := strings.Replace(netpolPolicy(sync, orphan, ""), "policyTypes: [Ingress, Egress]", "policyTypes: [Ingress]", 1)
+		return "- apply:\n    resource:\n" + indent(p, 6)
+	}
+	deleteTrigger := `- delete:
+    ref:
+      apiVersion: v1
+      kind: Namespace
+      name: team-a`
+
+	type event struct {
+		name string
+		ops  func(sync, orphan bool) string
+		// want by synchronize, then orphan
+		want func(sync, orphan bool) outcome
+	}
+	events := []event{
+		{"the downstream is modified", func(bool, bool) string { return editDownstream },
+			func(sync, _ bool) outcome { return map[bool]outcome{true: present, false: modified}[sync] }},
+		{"the downstream is deleted", func(bool, bool) string { return deleteDownstream },
+			func(sync, _ bool) outcome { return map[bool]outcome{true: present, false: absent}[sync] }},
+		{"the policy's data is updated", updatePolicy,
+			func(sync, _ bool) outcome { return map[bool]outcome{true: updated, false: present}[sync] }},
+		{"the trigger no longer matches", func(bool, bool) string { return relabelTrigger },
+			func(sync, _ bool) outcome { return map[bool]outcome{true: absent, false: present}[sync] }},
+		{"the policy is deleted", func(bool, bool) string { return deletePolicy },
+			func(sync, orphan bool) outcome {
+				if sync && !orphan {
+					return absent
+				}
+				return present
+			}},
+		// The downstream lives in the trigger Namespace: deleting the trigger
+		// deletes it through the namespace controller, whatever the settings.
+		{"the trigger is deleted", func(bool, bool) string { return deleteTrigger },
+			func(bool, bool) outcome { return absent }},
+	}
+	for _, ev := range events {
+		for _, sync := range []bool{true, false} {
+			for _, orphan := range []bool{true, false} {
+				name := fmt.Sprintf("%s with synchronize %t and orphan %t", ev.name, sync, orphan)
+				t.Run(name, func(t *testing.T) {
+					want := ev.want(sync, orphan)
+					requirePassed(t, scenarioText("netpol", netpolPolicy(sync, orphan, ""), netpolTrigger, ev.ops(sync, orphan), netpolCheck(want)))
+				})
+			}
+		}
+	}
+}
+
+func TestCheatSheetSubtleCases(t *testing.T) {
+	deleteDownstream := `- delete:
+    ref:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      name: default-deny
+      namespace: team-a`
+	touchTrigger := `- update:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: team-a
+        labels:
+          env: prod
+          touched: "yes"`
+
+	t.Run("without synchronize a deleted downstream comes back on the next trigger update", func(t *testing.T) {
+		requirePassed(t, scenarioText("nosync-comeback", netpolPolicy(false, false, ""), netpolTrigger,
+			deleteDownstream+"\n"+netpolCheck(absent)+"\n"+touchTrigger, netpolCheck(present)))
+	})
+	t.Run("operations [CREATE] disables self-healing of a deleted downstream", func(t *testing.T) {
+		policy := netpolPolicy(true, false, "\n          operations: [CREATE]")
+		res := requirePassed(t, scenarioText("ops-create", policy, netpolTrigger, deleteDownstream, netpolCheck(absent)))
+		assert.Contains(t, reasons(res), "kyverno#10574")
+	})
+	t.Run("operations [CREATE] keeps the downstream when the trigger no longer matches", func(t *testing.T) {
+		policy := netpolPolicy(true, false, "\n          operations: [CREATE]")
+		relabel := strings.Replace(touchTrigger, "env: prod", "env: dev", 1)
+		requirePassed(t, scenarioText("ops-create-relabel", policy, netpolTrigger, relabel, netpolCheck(present)))
+	})
+	t.Run("with synchronize a pre-existing object of the downstream's name is adopted", func(t *testing.T) {
+		existing := `- apply:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: team-a
+- apply:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+      spec:
+        podSelector: {}
+        policyTypes: [Ingress]`
+		label := `- update:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: team-a
+        labels:
+          env: prod`
+		check := netpolCheck(present) + "\n" + `- assert:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+        labels:
+          generate.kyverno.io/policy-name: default-deny`
+		requirePassed(t, scenarioText("adopt", netpolPolicy(true, false, ""), existing, label, check))
+	})
+	t.Run("the background scan recreates a missing downstream with generateExisting, even without synchronize", func(t *testing.T) {
+		policy := strings.Replace(netpolPolicy(false, false, ""), "      synchronize: false", "      synchronize: false\n      generateExisting: true", 1)
+		requirePassed(t, scenarioText("scan", policy, netpolTrigger,
+			deleteDownstream+"\n"+netpolCheck(absent)+"\n- sleep:\n    duration: 1h", netpolCheck(present)))
+	})
+}
+
+// reasons joins every event reason of a result.
+func reasons(res *timeline.Result) string {
+	var b strings.Builder
+	for _, st := range res.Steps {
+		for _, e := range st.Events {
+			b.WriteString(e.Reason)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,48 @@
+// Package engine is genplay's facade: it runs a scenario (a chainsaw Test)
+// against a simulated cluster with Kyverno's generate machinery and returns
+// a timeline (package timeline) that every adapter — the CLI, the wasm
+// playground, the HTTP API — passes on unchanged.
+//
+// The layers, bottom up: resource (unstructured objects), cluster (the
+// in-memory API server), source (YAML with positions), policy (Kyverno's
+// policy model and validation), variables, conditions and match (Kyverno's
+// JMESPath, preconditions and match/exclude), generate (the webhook, the
+// background controller and the policy controller), scenario and assert
+// (chainsaw's Test format and assertions), and this package on top.
+//
+// # Where genplay knowingly differs from a real cluster with Kyverno
+//
+// This list is the one place these differences are written down; the
+// timeline repeats the relevant one as a "note" event where it matters.
+//
+//   - Time is logical. Kyverno reacts within the step that caused the
+//     reaction; a chainsaw sleep advances the clock, and crossing Kyverno's
+//     BACKGROUND_SCAN_INTERVAL (1h) runs the periodic background scan.
+//     Conformance tests that assert a state seconds after an action, before
+//     a real Kyverno would have acted, can therefore disagree (SEMANTICS.md).
+//   - There is no real webhook, no RBAC and no ServiceAccount permission
+//     check: Kyverno's permission validation of generate targets is skipped,
+//     userInfo comes from the scenario's single admin user, and Kyverno's
+//     background controller may create any kind.
+//   - UpdateRequests are not objects in the cluster; a failed request is
+//     reported once in the timeline (Kyverno retries it three times, which
+//     in a deterministic simulation changes nothing, then drops it).
+//   - The API server has no managedFields, finalizers, terminating phase,
+//     defaulting or status subresources; deletes are immediate and
+//     cascades (a Namespace's contents, ownerReference garbage collection)
+//     happen in the same step. Numbers are JSON numbers (float64).
+//     Server-side apply is modelled per downstream by remembering what
+//     Kyverno's "generate" field manager applied last.
+//   - chainsaw's apply is a create or a JSON merge patch (RFC 7386) of the
+//     live object; chainsaw's random test namespace is the fixed
+//     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
+//     clean-up at the end of a test is not run, so the final cluster stays
+//     visible.
+//   - "orphaned: true" under generate is read as
+//     orphanDownstreamOnPolicyDelete: true, as some tutorials write it; a
+//     real cluster rejects the unknown field. The timeline says so.
+//   - apiCall context entries are answered from the simulated cluster (GET
+//     only); service calls, globalReference and imageRegistry entries are
+//     errors. Custom JMESPath functions that are not deterministic (random)
+//     are errors.
+package engine

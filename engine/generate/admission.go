@@ -1,0 +1,321 @@
+package generate
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/genplay/genplay/engine/conditions"
+	"github.com/genplay/genplay/engine/match"
+	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// ruleStatus is filterRule's verdict (Kyverno's RuleStatus for background
+// checks).
+type ruleStatus int
+
+const (
+	// statusNone: the rule does not apply (no rule response at all).
+	statusNone ruleStatus = iota
+	// statusPass: the rule applies to the new object.
+	statusPass
+	// statusFail: the new object no longer matches (match, exclude or
+	// preconditions) but the old one did: synchronized downstreams go.
+	statusFail
+	// statusSkip: match passed but preconditions did not.
+	statusSkip
+	// statusError: the context or preconditions could not be evaluated.
+	statusError
+)
+
+// Admit is Kyverno's generate webhook handler: it turns one admission
+// request into UpdateRequests, for triggers and for non-triggers
+// (downstreams and clone sources). It never blocks the request.
+func (c *Controller) Admit(req Request) {
+	for _, p := range c.sortedPolicies() {
+		c.handleTrigger(p, req)
+	}
+	if req.User.Username != BackgroundUser {
+		c.handleNonTrigger(req)
+	}
+}
+
+// handleTrigger applies each generate rule of p to a trigger's request.
+func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
+	for i := range p.Spec.Rules {
+		rule := &p.Spec.Rules[i]
+		if rule.Generate == nil {
+			continue
+		}
+		if req.User.Username == BackgroundUser && rule.SkipBackgroundRequests {
+			continue
+		}
+		v := view{operation: req.Operation, object: req.Object, oldObject: req.OldObject, user: &req.User}
+		if req.Operation == OpDelete && matchesDeleteOperation(rule) {
+			// MatchDeleteOperation: a rule that lists DELETE generates on delete,
+			// with the deleted object as request.object.
+			v.object = req.OldObject
+		}
+		status, reason := c.filterRule(p, rule, v)
+		obj := req.Object
+		if obj == nil {
+			obj = req.OldObject
+		}
+		t := triggerOf(obj)
+		tref := t.ref()
+		switch status {
+		case statusPass:
+			kind := causeTriggerCreated
+			switch req.Operation {
+			case OpUpdate:
+				kind = causeTriggerUpdated
+			case OpDelete:
+				kind = causeTriggerDeleted
+			}
+			r := req
+			c.enqueue(&updateRequest{kind: urGenerate, policy: p, rule: rule.Name, trigger: t, admission: &r, cause: cause{kind: kind}})
+			if applyOne(p) {
+				return
+			}
+		case statusFail:
+			kind := causeTriggerNoLongerMatches
+			if req.Operation == OpDelete {
+				kind = causeTriggerDeleted
+			}
+			if rule.Generate.Synchronize {
+				r := req
+				c.enqueue(&updateRequest{kind: urDeleteDownstream, policy: p, rule: rule.Name, trigger: t, admission: &r, cause: cause{kind: kind, detail: reason}})
+				continue
+			}
+			for _, d := range c.triggerDownstreams(p, rule, t) {
+				r := d.Ref()
+				what := "deleted"
+				if kind == causeTriggerNoLongerMatches {
+					what = "changed so it no longer matches (" + reason + ")"
+				}
+				c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, &tref,
+					"synchronize is false, so Kyverno leaves the downstream when its trigger is "+what)
+			}
+		case statusSkip:
+			if req.User.Username != BackgroundUser && req.Operation != OpDelete {
+				c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &tref, p, rule.Name, nil, reason)
+			}
+		case statusError:
+			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, nil, reason)
+		}
+	}
+}
+
+// applyOne reports whether the policy stops after its first applied rule.
+func applyOne(p *policy.Policy) bool { return p.Spec.ApplyRules == "One" }
+
+// matchesDeleteOperation reports whether a rule's match lists DELETE.
+func matchesDeleteOperation(rule *policy.Rule) bool {
+	for _, f := range append(append([]policy.Filter{}, rule.Match.Any...), rule.Match.All...) {
+		if slices.Contains(f.Resources.Operations, OpDelete) {
+			return true
+		}
+	}
+	return false
+}
+
+// listsOperations reports whether any match filter restricts operations.
+func listsOperations(rule *policy.Rule) []string {
+	var ops []string
+	for _, f := range append(append([]policy.Filter{}, rule.Match.Any...), rule.Match.All...) {
+		ops = append(ops, f.Resources.Operations...)
+	}
+	return ops
+}
+
+// matchRequest builds the match package's view of obj.
+func (c *Controller) matchRequest(p *policy.Policy, v view, obj resource.Object) match.Request {
+	r := match.Request{
+		Operation:       v.operation,
+		Object:          obj,
+		NamespaceLabels: c.nsLabels(obj),
+		PolicyNamespace: p.Namespace,
+	}
+	if v.user != nil {
+		r.UserInfo = &match.UserInfo{Username: v.user.Username, Groups: v.user.Groups, Roles: v.user.Roles, ClusterRoles: v.user.ClusterRoles}
+	}
+	return r
+}
+
+// filterRule is Kyverno's filterRule for generate: match and exclude, then
+// the rule context, then preconditions; a new object that no longer
+// matches while the old one did is a Fail (SEMANTICS §2.2, §2.3).
+func (c *Controller) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ruleStatus, string) {
+	matched, why := false, "the object is gone"
+	if v.object != nil {
+		matched, why = match.Rule(rule, c.matchRequest(p, v, v.object))
+	}
+	if !matched {
+		if v.oldObject != nil {
+			if ok, _ := match.Rule(rule, c.matchRequest(p, v, v.oldObject)); ok {
+				return statusFail, why
+			}
+		}
+		return statusNone, why
+	}
+	ctx := requestContext(v, v.object)
+	if err := c.loadContext(rule.Context, ctx); err != nil {
+		return statusError, err.Error()
+	}
+	if rule.Preconditions == nil {
+		return statusPass, ""
+	}
+	passed, reason, err := conditions.Evaluate(c.eval, ctx, rule.Preconditions)
+	if err != nil {
+		return statusError, "preconditions could not be evaluated: " + err.Error()
+	}
+	if passed {
+		return statusPass, ""
+	}
+	if v.oldObject != nil {
+		oldCtx := requestContext(v, v.oldObject)
+		if err := c.loadContext(rule.Context, oldCtx); err == nil {
+			if ok, _, err := conditions.Evaluate(c.eval, oldCtx, rule.Preconditions); err == nil && ok {
+				return statusFail, reason
+			}
+		}
+	}
+	return statusSkip, reason
+}
+
+// handleNonTrigger reacts to changes of downstreams and clone sources
+// (handleNonTrigger/processRequest). It reads the old object's labels.
+func (c *Controller) handleNonTrigger(req Request) {
+	old := req.OldObject
+	if old == nil {
+		return
+	}
+	labels := old.Labels()
+	ref := old.Ref()
+	if isDownstream(labels) {
+		c.downstreamChanged(req, old, labels, ref)
+	}
+	if isCloneSource(labels) {
+		c.sourceChanged(req, old, ref)
+	}
+}
+
+func (c *Controller) downstreamChanged(req Request, old resource.Object, labels map[string]string, ref resource.Ref) {
+	kind := causeDownstreamChanged
+	what := "changed"
+	if req.Operation == OpDelete {
+		kind, what = causeDownstreamDeleted, "deleted"
+	}
+	if req.User.Username == NamespaceControllerUser {
+		// The namespace is going; its trigger is (or will be) handled on its own.
+		return
+	}
+	p := c.policyByLabels(labels)
+	if p == nil {
+		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, nil, labels[LabelRuleName], nil, fmt.Sprintf(
+			"the downstream was %s, but the policy %q that generated it no longer exists, so nothing restores it", what, labels[LabelPolicyName]))
+		return
+	}
+	rule := p.Rule(labels[LabelRuleName])
+	if rule == nil || rule.Generate == nil {
+		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, p, labels[LabelRuleName], nil, fmt.Sprintf(
+			"the downstream was %s, but its rule %q is no longer in the policy, so nothing restores it", what, labels[LabelRuleName]))
+		return
+	}
+	t := triggerFromLabels(labels)
+	tref := c.triggerRef(t)
+	if !rule.Generate.Synchronize {
+		msg := "synchronize is false, so Kyverno does not watch the downstream: the change stays"
+		if kind == causeDownstreamDeleted {
+			msg = "synchronize is false, so Kyverno does not watch the downstream: it stays deleted until the rule is next applied to its trigger (a trigger update, or generateExisting on a policy change or background scan)"
+		}
+		c.emit(timeline.ActorKyverno, timeline.ActionKept, &ref, p, rule.Name, tref, msg)
+		return
+	}
+	c.enqueue(&updateRequest{kind: urGenerate, policy: p, rule: rule.Name, trigger: t, cause: cause{kind: kind, object: &ref}})
+}
+
+// triggerRef returns a reference to the live trigger, or one built from
+// labels when it is gone.
+func (c *Controller) triggerRef(t trigger) *resource.Ref {
+	if live := c.findByUID(t); live != nil {
+		r := live.Ref()
+		return &r
+	}
+	r := t.ref()
+	if r.Name == "" {
+		r.Name = "uid:" + t.UID
+	}
+	return &r
+}
+
+func (c *Controller) sourceChanged(req Request, old resource.Object, ref resource.Ref) {
+	kind := causeSourceChanged
+	if req.Operation == OpDelete {
+		kind = causeSourceDeleted
+	}
+	for _, d := range c.sourceDownstreams(old) {
+		labels := d.Labels()
+		dref := d.Ref()
+		p := c.policyByLabels(labels)
+		if p == nil {
+			continue
+		}
+		rule := p.Rule(labels[LabelRuleName])
+		if rule == nil || rule.Generate == nil {
+			continue
+		}
+		t := triggerFromLabels(labels)
+		if !rule.Generate.Synchronize {
+			what := "change"
+			if kind == causeSourceDeleted {
+				what = "deletion"
+			}
+			c.emit(timeline.ActorKyverno, timeline.ActionKept, &dref, p, rule.Name, c.triggerRef(t), fmt.Sprintf(
+				"synchronize is false, so the %s of the clone source %s is not propagated", what, ref))
+			continue
+		}
+		if kind == causeSourceChanged && req.Object != nil {
+			if ok, _ := match.Rule(rule, c.matchRequest(p, view{operation: req.Operation, user: &req.User}, req.Object)); ok {
+				// "admission resource is both the source and the trigger": only the trigger path runs.
+				continue
+			}
+		}
+		urk := urGenerate
+		if kind == causeSourceDeleted {
+			urk = urDeleteDownstream
+		}
+		c.enqueue(&updateRequest{kind: urk, policy: p, rule: rule.Name, trigger: t, cause: cause{kind: kind, object: &ref}})
+	}
+}
+
+// sourceDownstreams lists the downstreams cloned from src, by source labels.
+func (c *Controller) sourceDownstreams(src resource.Object) []resource.Object {
+	g := src.GVK()
+	sel := map[string]string{
+		LabelSourceGroup: g.Group, LabelSourceVersion: g.Version, LabelSourceKind: g.Kind,
+		LabelSourceNS: src.Namespace(), LabelSourceUID: src.UID(),
+	}
+	out := c.listLabelled(src.APIVersion(), src.Kind(), sel)
+	if len(out) == 0 {
+		delete(sel, LabelSourceUID)
+		sel[LabelSourceName] = src.Name()
+		out = c.listLabelled(src.APIVersion(), src.Kind(), sel)
+	}
+	var kept []resource.Object
+	for _, d := range out {
+		if d.UID() != src.UID() {
+			kept = append(kept, d)
+		}
+	}
+	return kept
+}
+
+// reasonNoOperation explains why an operations-limited rule does nothing
+// for a request that carries no operation (SEMANTICS §2.5).
+func reasonNoOperation(ops []string) string {
+	return fmt.Sprintf("the rule's match lists operations [%s], and Kyverno's background request carries no operation, "+
+		"so the rule does not apply (kyverno#10574)", strings.Join(ops, ", "))
+}

@@ -1,0 +1,260 @@
+package generate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/resource"
+)
+
+// view is what filterRule sees of a request: Kyverno's policy context.
+type view struct {
+	operation string          // "" in the background
+	object    resource.Object // the new object (nil on DELETE)
+	oldObject resource.Object
+	user      *UserInfo // nil in the background
+}
+
+// requestContext builds the JSON context of SEMANTICS §4 for obj.
+func requestContext(v view, obj resource.Object) map[string]any {
+	req := map[string]any{
+		"operation": v.operation,
+		"object":    map[string]any{},
+		"oldObject": nil,
+	}
+	if obj != nil {
+		req["object"] = map[string]any(obj)
+		g := obj.GVK()
+		req["namespace"] = obj.Namespace()
+		req["name"] = obj.Name()
+		req["kind"] = map[string]any{"group": g.Group, "version": g.Version, "kind": g.Kind}
+	}
+	if v.oldObject != nil {
+		req["oldObject"] = map[string]any(v.oldObject)
+	}
+	ctx := map[string]any{"request": req}
+	if v.user != nil {
+		groups := make([]any, len(v.user.Groups))
+		for i, g := range v.user.Groups {
+			groups[i] = g
+		}
+		req["userInfo"] = map[string]any{"username": v.user.Username, "groups": groups}
+		req["roles"] = stringsToAny(v.user.Roles)
+		req["clusterRoles"] = stringsToAny(v.user.ClusterRoles)
+		if sa, ns, ok := serviceAccount(v.user.Username); ok {
+			ctx["serviceAccountName"] = sa
+			ctx["serviceAccountNamespace"] = ns
+		} else {
+			ctx["serviceAccountName"] = ""
+			ctx["serviceAccountNamespace"] = ""
+		}
+	}
+	return ctx
+}
+
+func stringsToAny(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}
+
+func serviceAccount(username string) (name, namespace string, ok bool) {
+	const prefix = "system:serviceaccount:"
+	if !strings.HasPrefix(username, prefix) {
+		return "", "", false
+	}
+	parts := strings.SplitN(strings.TrimPrefix(username, prefix), ":", 2)
+	if len(parts) != 2 {
+		return "", "", false
+	}
+	return parts[1], parts[0], true
+}
+
+// cloneContext returns a shallow copy of ctx that a rule or foreach
+// iteration may add entries to.
+func cloneContext(ctx map[string]any) map[string]any {
+	out := make(map[string]any, len(ctx)+4)
+	for k, v := range ctx {
+		out[k] = v
+	}
+	return out
+}
+
+// loadContext evaluates a rule's (or foreach entry's) context entries into ctx.
+func (c *Controller) loadContext(entries []any, ctx map[string]any) error {
+	for i, raw := range entries {
+		entry, ok := raw.(map[string]any)
+		if !ok {
+			return fmt.Errorf("context[%d] is not an object", i)
+		}
+		name, _ := entry["name"].(string)
+		if name == "" {
+			return fmt.Errorf("context[%d] has no name", i)
+		}
+		val, err := c.contextValue(entry, ctx)
+		if err != nil {
+			return fmt.Errorf("failed to load context %q: %w", name, err)
+		}
+		setContextPath(ctx, name, val)
+	}
+	return nil
+}
+
+// setContextPath stores val at a dotted name such as "ns.labels".
+func setContextPath(ctx map[string]any, name string, val any) {
+	parts := strings.Split(name, ".")
+	m := ctx
+	for _, p := range parts[:len(parts)-1] {
+		next, ok := m[p].(map[string]any)
+		if !ok {
+			next = map[string]any{}
+		} else {
+			next = cloneContext(next)
+		}
+		m[p] = next
+		m = next
+	}
+	m[parts[len(parts)-1]] = val
+}
+
+func (c *Controller) contextValue(entry map[string]any, ctx map[string]any) (any, error) {
+	switch {
+	case entry["variable"] != nil:
+		v, _ := entry["variable"].(map[string]any)
+		var val any
+		var err error
+		if raw, ok := v["value"]; ok {
+			if val, err = c.eval.Substitute(ctx, raw); err != nil {
+				return nil, err
+			}
+		}
+		if jp, ok := v["jmesPath"].(string); ok && jp != "" {
+			expr, err := c.eval.Substitute(ctx, jp)
+			if err != nil {
+				return nil, err
+			}
+			data := any(ctx)
+			if _, ok := v["value"]; ok {
+				data = val
+			}
+			val, err = c.eval.Search(fmt.Sprint(expr), data)
+			if err != nil && v["default"] == nil {
+				return nil, err
+			}
+		}
+		if val == nil {
+			if def, ok := v["default"]; ok {
+				return c.eval.Substitute(ctx, def)
+			}
+		}
+		return val, nil
+	case entry["configMap"] != nil:
+		cm, _ := entry["configMap"].(map[string]any)
+		sub, err := c.eval.Substitute(ctx, resource.DeepCopyValue(cm))
+		if err != nil {
+			return nil, err
+		}
+		m, _ := sub.(map[string]any)
+		name, _ := m["name"].(string)
+		ns, _ := m["namespace"].(string)
+		if ns == "" {
+			ns = "default"
+		}
+		obj, err := c.store.Get(resource.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: name})
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any(obj), nil
+	case entry["apiCall"] != nil:
+		ac, _ := entry["apiCall"].(map[string]any)
+		sub, err := c.eval.Substitute(ctx, resource.DeepCopyValue(ac))
+		if err != nil {
+			return nil, err
+		}
+		m, _ := sub.(map[string]any)
+		if method, _ := m["method"].(string); method != "" && method != "GET" {
+			return nil, fmt.Errorf("apiCall method %s is not simulated (genplay answers GET from the simulated cluster)", method)
+		}
+		if _, ok := m["service"]; ok {
+			return nil, fmt.Errorf("apiCall.service is not simulated (genplay has no network)")
+		}
+		path, _ := m["urlPath"].(string)
+		data, err := c.apiGet(path)
+		if err != nil {
+			if def, ok := m["default"]; ok {
+				return def, nil
+			}
+			return nil, err
+		}
+		if jp, _ := m["jmesPath"].(string); jp != "" {
+			res, err := c.eval.Search(jp, data)
+			if err != nil || res == nil {
+				if def, ok := m["default"]; ok {
+					return def, nil
+				}
+			}
+			return res, err
+		}
+		return data, nil
+	case entry["globalReference"] != nil:
+		return nil, fmt.Errorf("globalReference context entries are not simulated")
+	case entry["imageRegistry"] != nil:
+		return nil, fmt.Errorf("imageRegistry context entries are not simulated (genplay has no network)")
+	}
+	return nil, fmt.Errorf("unknown context entry type")
+}
+
+// apiGet answers a Kubernetes API GET path from the simulated cluster:
+// /api/v1[/namespaces/NS]/RESOURCE[/NAME] or /apis/GROUP/VERSION/...
+func (c *Controller) apiGet(path string) (any, error) {
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	parts := strings.Split(strings.Trim(path, "/"), "/")
+	var group, version string
+	switch {
+	case len(parts) >= 3 && parts[0] == "api":
+		version, parts = parts[1], parts[2:]
+	case len(parts) >= 4 && parts[0] == "apis":
+		group, version, parts = parts[1], parts[2], parts[3:]
+	default:
+		return nil, fmt.Errorf("apiCall urlPath %q is not a Kubernetes API path", path)
+	}
+	ns := ""
+	if len(parts) >= 3 && parts[0] == "namespaces" {
+		ns, parts = parts[1], parts[2:]
+	}
+	if len(parts) == 0 || len(parts) > 2 {
+		return nil, fmt.Errorf("apiCall urlPath %q is not supported", path)
+	}
+	info, ok := c.kindByResource(group, version, parts[0])
+	if !ok {
+		return nil, fmt.Errorf("apiCall urlPath %q names an unknown resource %q", path, parts[0])
+	}
+	apiVersion := resource.GVK{Group: info.Group, Version: info.Version}.APIVersion()
+	if len(parts) == 2 {
+		obj, err := c.store.Get(resource.Ref{APIVersion: apiVersion, Kind: info.Kind, Namespace: ns, Name: parts[1]})
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any(obj), nil
+	}
+	items := []any{}
+	for _, obj := range c.store.List(cluster.Query{APIVersion: apiVersion, Kind: info.Kind, Namespace: ns}) {
+		items = append(items, map[string]any(obj))
+	}
+	return map[string]any{"apiVersion": apiVersion, "kind": info.Kind + "List", "metadata": map[string]any{}, "items": items}, nil
+}
+
+// kindByResource finds a registered kind by its API path segment.
+func (c *Controller) kindByResource(group, version, res string) (cluster.KindInfo, bool) {
+	for _, k := range c.store.Kinds() {
+		if k.Group == group && k.Version == version && k.Resource == res {
+			return k, true
+		}
+	}
+	return cluster.KindInfo{}, false
+}

@@ -1,0 +1,285 @@
+package generate
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/timeline"
+	"github.com/genplay/genplay/engine/variables"
+)
+
+// Admission operations.
+const (
+	OpCreate = "CREATE"
+	OpUpdate = "UPDATE"
+	OpDelete = "DELETE"
+)
+
+// Usernames of the Kubernetes controllers that delete objects in cascades.
+const (
+	NamespaceControllerUser = "system:serviceaccount:kube-system:namespace-controller"
+	GarbageCollectorUser    = "system:serviceaccount:kube-system:generic-garbage-collector"
+)
+
+// Request is an admission request as Kyverno's webhook sees it.
+type Request struct {
+	Operation string
+	Object    resource.Object // nil on DELETE
+	OldObject resource.Object // nil on CREATE
+	User      UserInfo
+}
+
+// UserInfo is the requesting user.
+type UserInfo struct {
+	Username     string
+	Groups       []string
+	Roles        []string
+	ClusterRoles []string
+}
+
+// Recorder receives what the controller does: events for the timeline and
+// every object change for the step's diff.
+type Recorder interface {
+	Event(e timeline.Event)
+	Changed(before, after resource.Object)
+}
+
+// Options bound the controller's work.
+type Options struct {
+	// MaxRequestsPerReconcile stops a runaway chain of generated triggers.
+	MaxRequestsPerReconcile int
+}
+
+// DefaultOptions are the limits used when a field is zero.
+var DefaultOptions = Options{MaxRequestsPerReconcile: 5000}
+
+// Controller is Kyverno's webhook, background controller and policy
+// controller for generate rules, over one simulated cluster.
+type Controller struct {
+	store    *cluster.Store
+	clock    *cluster.Clock
+	eval     *variables.Evaluator
+	rec      Recorder
+	opts     Options
+	policies map[string]*policy.Policy
+	queue    []*updateRequest
+	pending  map[string]bool
+	// applied holds, per downstream UID, what Kyverno last applied with
+	// server-side apply: the fields its "generate" field manager owns.
+	applied map[string]resource.Object
+}
+
+// New returns a controller over store.
+func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, rec Recorder, opts Options) *Controller {
+	if opts.MaxRequestsPerReconcile <= 0 {
+		opts.MaxRequestsPerReconcile = DefaultOptions.MaxRequestsPerReconcile
+	}
+	return &Controller{
+		store: store, clock: clock, eval: eval, rec: rec, opts: opts,
+		policies: map[string]*policy.Policy{},
+		pending:  map[string]bool{},
+		applied:  map[string]resource.Object{},
+	}
+}
+
+// Policy returns the current policy with the given key, or nil.
+func (c *Controller) Policy(key string) *policy.Policy { return c.policies[key] }
+
+// Create creates obj as user and admits the request.
+func (c *Controller) Create(user UserInfo, obj resource.Object) (resource.Object, error) {
+	created, err := c.store.Create(obj)
+	if err != nil {
+		return nil, err
+	}
+	c.rec.Changed(nil, created)
+	c.Admit(Request{Operation: OpCreate, Object: created, User: user})
+	return created, nil
+}
+
+// Update replaces obj as user and admits the request. The API server calls
+// admission webhooks even when the update changes nothing.
+func (c *Controller) Update(user UserInfo, obj resource.Object) (resource.Object, error) {
+	old, err := c.store.Get(obj.Ref())
+	if err != nil {
+		return nil, err
+	}
+	updated, err := c.store.Update(obj)
+	if err != nil {
+		return nil, err
+	}
+	if updated.ResourceVersion() != old.ResourceVersion() {
+		c.rec.Changed(old, updated)
+	}
+	c.Admit(Request{Operation: OpUpdate, Object: updated, OldObject: old, User: user})
+	return updated, nil
+}
+
+// Delete deletes the object as user, with the API server's cascades
+// (a Namespace's contents, garbage-collected dependents), and admits a
+// DELETE request for every object that went.
+func (c *Controller) Delete(user UserInfo, ref resource.Ref) error {
+	deleted, err := c.store.Delete(ref)
+	if err != nil {
+		return err
+	}
+	for _, d := range deleted {
+		c.rec.Changed(d.Object, nil)
+		who := user
+		switch d.Actor {
+		case cluster.ActorNamespaceController:
+			who = UserInfo{Username: NamespaceControllerUser}
+			r := d.Object.Ref()
+			c.emit(timeline.ActorController, timeline.ActionDeleted, &r, nil, "", nil,
+				fmt.Sprintf("its Namespace %s was deleted", d.Object.Namespace()))
+		case cluster.ActorGarbageCollector:
+			who = UserInfo{Username: GarbageCollectorUser}
+			r := d.Object.Ref()
+			c.emit(timeline.ActorController, timeline.ActionDeleted, &r, nil, "", nil,
+				"garbage collection: every owner in its ownerReferences is gone")
+		}
+		c.Admit(Request{Operation: OpDelete, OldObject: d.Object, User: who})
+	}
+	return nil
+}
+
+// emit records one event.
+func (c *Controller) emit(actor, action string, obj *resource.Ref, p *policy.Policy, rule string, trig *resource.Ref, reason string) {
+	e := timeline.Event{Actor: actor, Action: action, Object: obj, Rule: rule, Trigger: trig, Reason: reason}
+	if p != nil {
+		e.Policy = p.Key()
+	}
+	c.rec.Event(e)
+}
+
+// sortedPolicies returns the policies in key order, for determinism.
+func (c *Controller) sortedPolicies() []*policy.Policy {
+	keys := resource.SortedKeys(c.policies)
+	out := make([]*policy.Policy, len(keys))
+	for i, k := range keys {
+		out[i] = c.policies[k]
+	}
+	return out
+}
+
+// policyByLabels finds the policy a downstream's labels name.
+func (c *Controller) policyByLabels(l map[string]string) *policy.Policy {
+	if ns := l[LabelPolicyNamespace]; ns != "" {
+		return c.policies[policy.KindPolicy+"/"+ns+"/"+l[LabelPolicyName]]
+	}
+	return c.policies[policy.KindClusterPolicy+"/"+l[LabelPolicyName]]
+}
+
+// Reconcile processes queued UpdateRequests until none is left. Processing
+// may queue more (a generated object that is itself a trigger); the chain
+// stops with a "did not converge" event after MaxRequestsPerReconcile.
+func (c *Controller) Reconcile() {
+	processed := 0
+	for len(c.queue) > 0 {
+		if processed >= c.opts.MaxRequestsPerReconcile {
+			c.emit(timeline.ActorKyverno, timeline.ActionFailed, nil, nil, "", nil, fmt.Sprintf(
+				"did not converge: %d UpdateRequests were processed in this step and %d more are queued; "+
+					"generated resources keep triggering generate rules (skipBackgroundRequests: false?). "+
+					"genplay dropped the rest", processed, len(c.queue)))
+			c.queue = nil
+			c.pending = map[string]bool{}
+			return
+		}
+		ur := c.queue[0]
+		c.queue = c.queue[1:]
+		delete(c.pending, ur.key())
+		processed++
+		c.process(ur)
+	}
+}
+
+// Pending reports how many UpdateRequests are queued.
+func (c *Controller) Pending() int { return len(c.queue) }
+
+func (c *Controller) enqueue(ur *updateRequest) {
+	k := ur.key()
+	if c.pending[k] {
+		return
+	}
+	c.pending[k] = true
+	c.queue = append(c.queue, ur)
+}
+
+// nsLabels returns the labels of obj's Namespace, or nil.
+func (c *Controller) nsLabels(obj resource.Object) map[string]string {
+	if obj == nil || obj.Namespace() == "" || obj.Kind() == "Namespace" {
+		return nil
+	}
+	ns, err := c.store.Get(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: obj.Namespace()})
+	if err != nil {
+		return nil
+	}
+	return ns.Labels()
+}
+
+// findByUID returns the live object of gvk in namespace with uid.
+func (c *Controller) findByUID(t trigger) resource.Object {
+	if t.Name != "" {
+		obj, err := c.store.Get(t.ref())
+		if err == nil && (t.UID == "" || obj.UID() == t.UID) {
+			return obj
+		}
+	}
+	for _, obj := range c.store.List(cluster.Query{APIVersion: t.GVK.APIVersion(), Kind: t.GVK.Kind, Namespace: t.Namespace}) {
+		if obj.UID() == t.UID && (t.Namespace != "" || obj.Namespace() == "") {
+			return obj
+		}
+	}
+	return nil
+}
+
+// resolveKind turns a kind as written in a policy ("Secret", "v1/Secret",
+// "apps/v1/Deployment") into apiVersion and kind.
+func (c *Controller) resolveKind(s string) (apiVersion, kind string, ok bool) {
+	parts := strings.Split(s, "/")
+	switch len(parts) {
+	case 1:
+		info, found := c.store.KindInfo("", parts[0])
+		if !found {
+			return "", parts[0], false
+		}
+		return resource.GVK{Group: info.Group, Version: info.Version}.APIVersion(), info.Kind, true
+	case 2:
+		return parts[0], parts[1], true
+	default:
+		return strings.Join(parts[:len(parts)-1], "/"), parts[len(parts)-1], true
+	}
+}
+
+func isNotFound(err error) bool { return errors.Is(err, cluster.ErrNotFound) }
+
+func refPtr(r resource.Ref) *resource.Ref { return &r }
+
+func boolWord(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+
+// now returns the logical time as RFC 3339.
+func (c *Controller) now() string { return c.clock.Now().UTC().Format(time.RFC3339) }
+
+func sortedRefs(objs []resource.Object) []resource.Object {
+	sort.SliceStable(objs, func(i, j int) bool {
+		a, b := objs[i].Ref(), objs[j].Ref()
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+	return objs
+}

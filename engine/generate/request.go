@@ -1,0 +1,91 @@
+package generate
+
+import (
+	"fmt"
+
+	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
+)
+
+// urKind is what an UpdateRequest asks the background controller to do.
+type urKind int
+
+const (
+	// urGenerate applies a rule to one trigger (Kyverno's generate UR).
+	urGenerate urKind = iota
+	// urDeleteDownstream deletes one trigger's downstreams (a generate UR
+	// with deleteDownstream set).
+	urDeleteDownstream
+	// urCleanupRule deletes every downstream of a removed rule or deleted
+	// policy (createURForDownstreamDeletion).
+	urCleanupRule
+)
+
+// causeKind says which event led to an UpdateRequest; the timeline's
+// reasons come from it.
+type causeKind int
+
+const (
+	causeTriggerCreated causeKind = iota
+	causeTriggerUpdated
+	causeTriggerDeleted
+	causeTriggerNoLongerMatches
+	causeDownstreamDeleted
+	causeDownstreamChanged
+	causeSourceChanged
+	causeSourceDeleted
+	causePolicyCreated
+	causePolicyUpdated
+	causeGenerateExisting
+	causeBackgroundScan
+	causeRuleRemoved
+	causePolicyDeleted
+)
+
+// cause is why an UpdateRequest exists.
+type cause struct {
+	kind causeKind
+	// object is the object whose change caused the request (a downstream or
+	// a clone source), when it is not the trigger.
+	object *resource.Ref
+	// detail completes the reason, e.g. why a trigger no longer matches.
+	detail string
+	// policyEvent is causePolicyCreated, causePolicyUpdated or
+	// causeBackgroundScan for generateExisting requests.
+	policyEvent causeKind
+}
+
+// updateRequest is Kyverno's UpdateRequest, reduced to what processing reads.
+type updateRequest struct {
+	kind    urKind
+	policy  *policy.Policy // the policy as it was when the request was made
+	rule    string
+	trigger trigger
+	// admission is the admission request for URs created from a trigger's
+	// admission request; nil for background and non-trigger URs, whose
+	// operation is "".
+	admission *Request
+	cause     cause
+}
+
+func (ur *updateRequest) operation() string {
+	if ur.admission == nil {
+		return ""
+	}
+	return ur.admission.Operation
+}
+
+func (ur *updateRequest) key() string {
+	return fmt.Sprintf("%d|%s|%s|%s|%s|%s", ur.kind, ur.policy.Key(), ur.rule, ur.trigger.UID, ur.trigger.ref(), ur.operation())
+}
+
+// ruleRef names a rule for labels.
+type ruleRef struct {
+	policyName      string
+	policyNamespace string
+	rule            string
+}
+
+func refOf(p *policy.Policy, rule string) ruleRef {
+	return ruleRef{policyName: p.Name, policyNamespace: p.Namespace, rule: rule}
+}

@@ -1,0 +1,367 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/timeline"
+	"github.com/genplay/genplay/engine/variables"
+)
+
+// BackgroundScanInterval is Kyverno's default BACKGROUND_SCAN_INTERVAL.
+const BackgroundScanInterval = time.Hour
+
+// SystemNamespaces exist in every simulated cluster, as in a real one.
+var SystemNamespaces = []string{"default", "kube-node-lease", "kube-public", "kube-system", "kyverno"}
+
+// Admin is the user that scenario operations act as.
+var Admin = generate.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"}}
+
+// Session is one simulated cluster with Kyverno running in it. Every user
+// operation is one timeline step: the write reaches the cluster, Kyverno's
+// webhook queues UpdateRequests, and the background controller processes
+// them before the step's snapshot is taken.
+type Session struct {
+	clock    *cluster.Clock
+	store    *cluster.Store
+	ctrl     *generate.Controller
+	opts     Options
+	nextScan time.Time
+	steps    []timeline.Step
+	cur      *timeline.Step
+	seq      int
+	// touched orders the objects changed in the current step, with their
+	// state before the step.
+	touched []touch
+	diags   []timeline.Diagnostic
+}
+
+type touch struct {
+	ref    resource.Ref
+	before resource.Object
+}
+
+// NewSession returns a cluster with its system namespaces and Kyverno.
+func NewSession(opts Options) *Session {
+	clock := cluster.NewClock()
+	s := &Session{clock: clock, store: cluster.NewStore(clock), opts: opts}
+	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now}), s, generate.Options{})
+	for _, ns := range SystemNamespaces {
+		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
+	}
+	s.nextScan = clock.Now().Add(BackgroundScanInterval)
+	return s
+}
+
+// Store returns the simulated cluster.
+func (s *Session) Store() *cluster.Store { return s.store }
+
+// Event implements generate.Recorder.
+func (s *Session) Event(e timeline.Event) {
+	s.seq++
+	e.Seq = s.seq
+	e.Time = s.clock.Now().UTC().Format(time.RFC3339)
+	if s.cur != nil {
+		s.cur.Events = append(s.cur.Events, e)
+	}
+}
+
+// Changed implements generate.Recorder.
+func (s *Session) Changed(before, after resource.Object) {
+	obj := after
+	if obj == nil {
+		obj = before
+	}
+	ref := obj.Ref()
+	for _, t := range s.touched {
+		if t.ref == ref {
+			return
+		}
+	}
+	s.touched = append(s.touched, touch{ref: ref, before: before})
+}
+
+// begin starts a timeline step.
+func (s *Session) begin(stepName, operation, summary string) {
+	s.cur = &timeline.Step{
+		Index: len(s.steps), StepName: stepName, Operation: operation, Summary: summary,
+		Time: s.clock.Now().UTC().Format(time.RFC3339), Events: []timeline.Event{}, Changes: []timeline.Change{},
+	}
+	s.touched = nil
+}
+
+// end lets Kyverno react, runs the background scan when its interval has
+// passed, and records the step with its snapshot and diffs.
+func (s *Session) end() *timeline.Step {
+	s.ctrl.Reconcile()
+	s.scanIfDue()
+	step := s.cur
+	step.Cluster = s.store.All()
+	for _, t := range s.touched {
+		after, err := s.store.Get(t.ref)
+		if err != nil {
+			after = nil
+		}
+		ch := timeline.Change{Object: t.ref}
+		switch {
+		case t.before == nil && after == nil:
+			continue // created and deleted within the step
+		case t.before == nil:
+			ch.Change = timeline.ChangeCreated
+		case after == nil:
+			ch.Change = timeline.ChangeDeleted
+		default:
+			ch.Change = timeline.ChangeUpdated
+		}
+		ch.Diff = diffObjects(t.ref, t.before, after)
+		step.Changes = append(step.Changes, ch)
+	}
+	s.steps = append(s.steps, *step)
+	s.cur = nil
+	return &s.steps[len(s.steps)-1]
+}
+
+func (s *Session) scanIfDue() {
+	for !s.clock.Now().Before(s.nextScan) {
+		s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionNote,
+			Reason: "the periodic background scan ran (BACKGROUND_SCAN_INTERVAL, 1h by default): every generate policy is re-applied"})
+		s.ctrl.BackgroundScan()
+		s.ctrl.Reconcile()
+		s.nextScan = s.nextScan.Add(BackgroundScanInterval)
+	}
+}
+
+func diffObjects(ref resource.Ref, before, after resource.Object) string {
+	var a, b []byte
+	if before != nil {
+		a, _ = source.Marshal(map[string]any(before))
+	}
+	if after != nil {
+		b, _ = source.Marshal(map[string]any(after))
+	}
+	return source.Diff(ref.String()+" (before)", ref.String()+" (after)", a, b)
+}
+
+// userEvent records what the user did.
+func (s *Session) userEvent(action string, ref resource.Ref, reason string) {
+	s.Event(timeline.Event{Actor: timeline.ActorUser, Action: action, Object: &ref, Reason: reason})
+}
+
+// Write modes for Put.
+const (
+	ModeApply  = "apply"  // create, or merge into the live object
+	ModeCreate = "create" // create; AlreadyExists is an error
+	ModeUpdate = "update" // replace the live object
+	ModePatch  = "patch"  // merge into the live object; NotFound is an error
+)
+
+// Put writes obj as the user. Policies go through Kyverno's policy
+// validation first; its warnings are returned and recorded on the step.
+func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
+	obj = obj.DeepCopy()
+	if obj.Kind() == "" || obj.APIVersion() == "" {
+		return nil, nil, fmt.Errorf("object has no apiVersion or kind")
+	}
+	if s.opts.Override != nil && policy.IsPolicy(obj) {
+		applyOverride(obj, s.opts.Override)
+	}
+	live, err := s.store.Get(obj.Ref())
+	exists := err == nil
+	if err != nil && !errors.Is(err, cluster.ErrNotFound) {
+		return nil, nil, err
+	}
+	switch mode {
+	case ModeCreate:
+		if exists {
+			_, err := s.store.Create(obj) // the API server's AlreadyExists
+			return nil, nil, err
+		}
+	case ModeUpdate, ModePatch:
+		if !exists {
+			return nil, nil, err
+		}
+	}
+	next := obj
+	if exists && (mode == ModeApply || mode == ModePatch) {
+		next = live.DeepCopy()
+		mergePatch(map[string]any(next), map[string]any(obj))
+	}
+	if exists {
+		// The user's write replaces what they sent; the server keeps its fields.
+		md := next.Metadata()
+		md["resourceVersion"] = live.ResourceVersion()
+	}
+	var oldPolicy *policy.Policy
+	if exists && policy.IsPolicy(live) {
+		oldPolicy = s.ctrl.Policy(policyKey(live))
+	}
+	var newPolicy *policy.Policy
+	var warnings []string
+	if policy.IsPolicy(next) {
+		p, warns, err := s.admitPolicy(next, oldPolicy, doc)
+		if err != nil {
+			return nil, warns, err
+		}
+		newPolicy, warnings = p, warns
+	}
+	var out resource.Object
+	if exists {
+		out, err = s.ctrl.Update(Admin, next)
+	} else {
+		out, err = s.ctrl.Create(Admin, next)
+	}
+	if err != nil {
+		return nil, warnings, err
+	}
+	verb := timeline.ActionCreated
+	if exists {
+		verb = timeline.ActionUpdated
+	}
+	s.userEvent(verb, out.Ref(), "by the user ("+mode+")")
+	if newPolicy != nil {
+		out = s.policyReady(out)
+		if oldPolicy != nil {
+			s.ctrl.PolicyUpdated(oldPolicy, newPolicy)
+		} else {
+			s.ctrl.PolicyCreated(newPolicy)
+		}
+		for _, r := range newPolicy.Spec.Rules {
+			if r.Generate != nil && r.Generate.OrphanedAlias {
+				ref := out.Ref()
+				s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Policy: newPolicy.Key(), Rule: r.Name,
+					Reason: "generate.orphaned is not a Kyverno field; genplay reads it as orphanDownstreamOnPolicyDelete, as some tutorials write it (a real cluster rejects it as an unknown field)"})
+			}
+		}
+	}
+	return out, warnings, nil
+}
+
+func policyKey(obj resource.Object) string {
+	if obj.Kind() == policy.KindPolicy {
+		return policy.KindPolicy + "/" + obj.Namespace() + "/" + obj.Name()
+	}
+	return policy.KindClusterPolicy + "/" + obj.Name()
+}
+
+// admitPolicy runs Kyverno's policy validation webhook.
+func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *source.Document) (*policy.Policy, []string, error) {
+	p, diags := policy.Parse(doc, obj)
+	if !diags.HasErrors() {
+		diags = append(diags, policy.Validate(p, s.store)...)
+		if old != nil {
+			diags = append(diags, policy.ValidateUpdate(old, p)...)
+		}
+	}
+	var warnings, errs []string
+	for _, d := range diags {
+		s.diags = append(s.diags, timeline.Diagnostic{File: d.File, Line: d.Line, Column: d.Col, Severity: d.Severity, Message: d.Message})
+		if d.Severity == "warning" {
+			warnings = append(warnings, d.Message)
+		} else {
+			errs = append(errs, d.Message)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, warnings, fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", strings.Join(errs, "; "))
+	}
+	return p, warnings, nil
+}
+
+// policyReady sets the Ready condition Kyverno's policy controller reports.
+func (s *Session) policyReady(obj resource.Object) resource.Object {
+	upd := obj.DeepCopy()
+	upd["status"] = map[string]any{
+		"conditions": []any{map[string]any{
+			"lastTransitionTime": s.clock.Now().UTC().Format(time.RFC3339),
+			"message":            "Ready", "reason": "Succeeded", "status": "True", "type": "Ready",
+		}},
+	}
+	out, err := s.store.Update(upd)
+	if err != nil {
+		return obj
+	}
+	return out
+}
+
+// Remove deletes an object as the user.
+func (s *Session) Remove(ref resource.Ref) error {
+	live, err := s.store.Get(ref)
+	if err != nil {
+		return err
+	}
+	var p *policy.Policy
+	if policy.IsPolicy(live) {
+		p = s.ctrl.Policy(policyKey(live))
+	}
+	if err := s.ctrl.Delete(Admin, ref); err != nil {
+		return err
+	}
+	s.userEvent(timeline.ActionDeleted, live.Ref(), "by the user")
+	if p != nil {
+		s.ctrl.PolicyDeleted(p)
+	}
+	return nil
+}
+
+// Sleep advances the logical clock; crossing the background scan interval
+// runs Kyverno's periodic reconcile.
+func (s *Session) Sleep(d time.Duration) { s.clock.Advance(d) }
+
+// mergePatch applies a JSON merge patch (RFC 7386) to dst.
+func mergePatch(dst, patch map[string]any) {
+	for k, pv := range patch {
+		if pv == nil {
+			delete(dst, k)
+			continue
+		}
+		pm, pok := pv.(map[string]any)
+		dm, dok := dst[k].(map[string]any)
+		if pok && dok {
+			mergePatch(dm, pm)
+			continue
+		}
+		dst[k] = resource.DeepCopyValue(pv)
+	}
+}
+
+// applyOverride forces synchronize/orphan on every generate rule of a policy object.
+func applyOverride(obj resource.Object, o *Override) {
+	rules, _ := obj.Nested("spec", "rules")
+	list, _ := rules.([]any)
+	for _, r := range list {
+		rm, _ := r.(map[string]any)
+		g, ok := rm["generate"].(map[string]any)
+		if !ok {
+			continue
+		}
+		if o.Synchronize != nil {
+			g["synchronize"] = *o.Synchronize
+		}
+		if o.OrphanDownstreamOnPolicyDelete != nil {
+			g["orphanDownstreamOnPolicyDelete"] = *o.OrphanDownstreamOnPolicyDelete
+			delete(g, "orphaned")
+		}
+	}
+}
+
+// sortObjects orders objects by kind, namespace and name.
+func sortObjects(objs []resource.Object) {
+	sort.SliceStable(objs, func(i, j int) bool {
+		a, b := objs[i].Ref(), objs[j].Ref()
+		if a.Kind != b.Kind {
+			return a.Kind < b.Kind
+		}
+		if a.Namespace != b.Namespace {
+			return a.Namespace < b.Namespace
+		}
+		return a.Name < b.Name
+	})
+}
