@@ -225,7 +225,8 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 	if exists {
 		verb = timeline.ActionUpdated
 	}
-	s.userEvent(verb, out.Ref(), "by the user ("+mode+")")
+	s.userEvent(verb, out.Ref(), map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
+		ModeUpdate: "replaced by the user (update)", ModePatch: "patched by the user"}[mode])
 	if newPolicy != nil {
 		out = s.policyReady(out)
 		if oldPolicy != nil {
@@ -304,7 +305,7 @@ func (s *Session) Remove(ref resource.Ref) error {
 	if err := s.ctrl.Delete(Admin, ref); err != nil {
 		return err
 	}
-	s.userEvent(timeline.ActionDeleted, live.Ref(), "by the user")
+	s.userEvent(timeline.ActionDeleted, live.Ref(), "deleted by the user")
 	if p != nil {
 		s.ctrl.PolicyDeleted(p)
 	}

@@ -229,6 +229,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 		name = s.generateName(gk, ns, gen)
 		md["name"] = name
 	}
+	if gk == namespaceGK {
+		labelNamespaceName(o)
+	}
 	causes := validateMeta(info, md)
 	if info.Namespaced && ns == "" {
 		causes = append(causes, FieldError{Type: "Required value", Field: "metadata.namespace",
@@ -309,6 +312,9 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	cur := s.objects[key]
 	if cur == nil {
 		return nil, false, notFound(info, name)
+	}
+	if key.gk == namespaceGK {
+		labelNamespaceName(o)
 	}
 	if uid, _ := md["uid"].(string); uid != "" && uid != cur.uid {
 		return nil, false, conflict(info, name, fmt.Sprintf("Precondition failed: UID in precondition: %s, UID in object meta: %s", uid, cur.uid))
@@ -798,4 +804,20 @@ func jsonShaped(v any) bool {
 		return true
 	}
 	return false
+}
+
+// labelNamespaceName sets the label the API server puts on every Namespace
+// (kubernetes.io/metadata.name, Kubernetes 1.21+), so namespaceSelectors
+// can select Namespaces by name.
+func labelNamespaceName(o resource.Object) {
+	md := o.Metadata()
+	labels, ok := md["labels"].(map[string]any)
+	if !ok {
+		if md["labels"] != nil {
+			return // not a map: validation reports it
+		}
+		labels = map[string]any{}
+		md["labels"] = labels
+	}
+	labels["kubernetes.io/metadata.name"] = o.Name()
 }

@@ -482,7 +482,9 @@ func TestIndexesFollowWrites(t *testing.T) {
 	assert.Empty(t, s.List(Query{Kind: "ConfigMap"}))
 	assert.Empty(t, s.List(Query{Namespace: "team-a"}))
 	assert.Empty(t, s.byType[groupKind{kind: "ConfigMap"}], "empty index maps are dropped")
-	assert.Empty(t, s.byLabel)
+	_, err = s.Delete(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: "team-a"})
+	require.NoError(t, err)
+	assert.Empty(t, s.byLabel, "the Namespace's kubernetes.io/metadata.name label is unindexed too")
 	assert.Empty(t, s.byNS)
 }
 
@@ -695,4 +697,14 @@ func TestStatusErrors(t *testing.T) {
 		assert.Equal(t, "metadata.name: Required value",
 			FieldError{Type: "Required value", Field: "metadata.name"}.Error())
 	})
+}
+
+func TestNamespacesCarryTheirNameLabel(t *testing.T) {
+	s := NewStore(nil)
+	ns := mustCreate(t, s, namespace("team-a"))[0]
+	assert.Equal(t, "team-a", ns.Labels()["kubernetes.io/metadata.name"], "set on create")
+	ns.SetLabels(map[string]string{"env": "prod"})
+	updated, err := s.Update(ns)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"env": "prod", "kubernetes.io/metadata.name": "team-a"}, updated.Labels(), "kept on update")
 }
