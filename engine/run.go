@@ -199,8 +199,7 @@ func (r *runner) operation(stepName string, op *scenario.Operation, bindings map
 		r.s.end()
 		return true
 	case scenario.OpScript, scenario.OpCommand:
-		r.res.Skipped = fmt.Sprintf("%s: %s steps are not simulated yet", op.Pos, op.Type)
-		return false
+		return r.script(stepName, op, bindings)
 	case scenario.OpWait:
 		// The simulation has converged after every step: nothing to wait for.
 		return true
@@ -248,7 +247,7 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 	if op.DryRun {
 		err = nil
 	} else {
-		_, warnings, err = r.s.Put(op.Type, obj, res.Doc)
+		_, warnings, err = r.s.Put(op.Type, obj, res.Doc.Sub(res.Path...))
 	}
 	r.s.cur.Warnings = warnings
 	for _, w := range warnings {

@@ -72,6 +72,33 @@ func (s *Session) Event(e timeline.Event) {
 	if s.cur != nil {
 		s.cur.Events = append(s.cur.Events, e)
 	}
+	if e.Action == timeline.ActionFailed && e.Policy != "" {
+		s.ruleDiagnostic(e)
+	}
+}
+
+// ruleDiagnostic points a failed UpdateRequest at its rule's generate
+// block, so an editor can mark the line (for example an unresolvable
+// variable). One diagnostic per rule and message.
+func (s *Session) ruleDiagnostic(e timeline.Event) {
+	p := s.ctrl.Policy(e.Policy)
+	if p == nil || p.Source == nil {
+		return
+	}
+	pos := p.Source.Pos("spec", "rules")
+	for i, r := range p.Spec.Rules {
+		if r.Name == e.Rule {
+			pos = p.Source.Pos("spec", "rules", i, "generate")
+		}
+	}
+	d := timeline.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Col, Severity: "warning",
+		Message: fmt.Sprintf("rule %s failed: %s", e.Rule, e.Reason)}
+	for _, have := range s.diags {
+		if have == d {
+			return
+		}
+	}
+	s.diags = append(s.diags, d)
 }
 
 // Changed implements generate.Recorder.

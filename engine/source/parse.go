@@ -499,3 +499,47 @@ func resolve11(in string) (string, any) {
 	}
 	return tagStr, in
 }
+
+// Sub returns a view of the value at path as a document of its own, so a
+// resource written inline inside a larger document (a chainsaw Test's
+// `resource:`) can be positioned by its own field paths. When the path does
+// not exist, Sub returns d itself.
+func (d *Document) Sub(path ...any) *Document {
+	if d == nil || d.root == nil || len(path) == 0 {
+		return d
+	}
+	n := d.root
+	for _, step := range path {
+		n = deref(n, 0)
+		var next *yaml.Node
+		switch s := step.(type) {
+		case string:
+			if n.Kind == yaml.MappingNode {
+				_, next = lookupKey(n, s, 0)
+			}
+		case int:
+			if n.Kind == yaml.SequenceNode && s >= 0 && s < len(n.Content) {
+				next = n.Content[s]
+			}
+		}
+		if next == nil {
+			return d
+		}
+		n = next
+	}
+	n = deref(n, 0)
+	var value any = d.Value
+	for _, step := range path {
+		switch s := step.(type) {
+		case string:
+			m, _ := value.(map[string]any)
+			value = m[s]
+		case int:
+			l, _ := value.([]any)
+			if s < len(l) {
+				value = l[s]
+			}
+		}
+	}
+	return &Document{File: d.File, Index: d.Index, Line: n.Line, Value: value, root: n}
+}

@@ -293,3 +293,13 @@ func nan() float64 {
 	zero := 0.0
 	return zero / zero
 }
+func TestSubPositionsAnInlineValueByItsOwnPaths(t *testing.T) {
+	docs, diags := Parse("test.yaml", []byte("spec:\n  steps:\n  - resource:\n      kind: ConfigMap\n      metadata:\n        name: x\n"))
+	require.False(t, diags.HasErrors())
+	sub := docs[0].Sub("spec", "steps", 0, "resource")
+	assert.Equal(t, Pos{File: "test.yaml", Line: 6, Col: 9}, sub.Pos("metadata", "name"))
+	obj, ok := sub.Object()
+	require.True(t, ok)
+	assert.Equal(t, "ConfigMap", obj.Kind())
+	assert.Same(t, docs[0], docs[0].Sub("no", "such", "path"), "a missing path gives the document itself")
+}
