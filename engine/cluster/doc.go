@@ -38,11 +38,16 @@
 //     quotas, no RBAC authorization. Only the NamespaceLifecycle rule is
 //     modelled: objects cannot be created in a missing namespace, or in one
 //     whose status.phase is Terminating.
-//   - There is no defaulting and no schema validation. Only metadata is
-//     validated: name (DNS-1123 subdomain for most kinds, DNS-1123 label for
-//     Namespace, DNS-1035 label for Service, a path segment for RBAC kinds),
-//     label keys and values, annotation keys and total size. spec is stored as
-//     given; a Namespace gets no status.phase and no spec.finalizers.
+//   - Defaulting is limited to what generate policies and their tests can
+//     observe: a Namespace gets status.phase Active and the
+//     kubernetes.io/metadata.name label; a Secret's stringData is merged
+//     into data; RBAC User and Group subjects get their apiGroup; a
+//     CustomResourceDefinition gets status.acceptedNames and its kinds are
+//     served with their scope. There is no schema validation. Only metadata
+//     is validated: name (DNS-1123 subdomain for most kinds, DNS-1123 label
+//     for Namespace, DNS-1035 label for Service, a path segment for RBAC
+//     kinds), label keys and values, annotation keys (lowercased, as the
+//     API server checks them) and total size. spec is stored as given.
 //   - Deletes are immediate and complete: there are no finalizers, no
 //     deletionTimestamp, no Terminating phase, no grace periods, and no
 //     orphan or foreground propagation policy. Deleting a Namespace removes

@@ -232,6 +232,7 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	if gk == namespaceGK {
 		labelNamespaceName(o)
 	}
+	applyDefaults(info, o)
 	causes := validateMeta(info, md)
 	if info.Namespaced && ns == "" {
 		causes = append(causes, FieldError{Type: "Required value", Field: "metadata.namespace",
@@ -265,6 +266,7 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
 	s.insert(key, o)
+	s.registerCRD(o)
 	s.clock.Tick()
 	return o.DeepCopy(), nil
 }
@@ -316,6 +318,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	if key.gk == namespaceGK {
 		labelNamespaceName(o)
 	}
+	applyDefaults(info, o)
 	if uid, _ := md["uid"].(string); uid != "" && uid != cur.uid {
 		return nil, false, conflict(info, name, fmt.Sprintf("Precondition failed: UID in precondition: %s, UID in object meta: %s", uid, cur.uid))
 	}
@@ -343,6 +346,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	md["resourceVersion"] = s.nextRV()
 	s.remove(cur)
 	s.insert(key, o)
+	s.registerCRD(o)
 	s.clock.Tick()
 	return o.DeepCopy(), true, nil
 }

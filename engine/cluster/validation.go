@@ -188,7 +188,12 @@ func validateStringMap(md map[string]any, field string, labels bool) []FieldErro
 	var errs []FieldError
 	total := 0
 	for _, k := range sortedKeys(m) {
-		for _, d := range checkQualifiedName(k) {
+		key := k
+		if !labels {
+			// The API server validates annotation keys lowercased (ValidateAnnotations).
+			key = strings.ToLower(k)
+		}
+		for _, d := range checkQualifiedName(key) {
 			errs = append(errs, FieldError{Type: "Invalid value", Field: path, Value: strconv.Quote(k), Detail: d})
 		}
 		v, ok := m[k].(string)

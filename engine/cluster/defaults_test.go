@@ -1,0 +1,61 @@
+package cluster
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine/resource"
+)
+
+func TestAPIServerDefaults(t *testing.T) {
+	s := NewStore(nil)
+	mustCreate(t, s, namespace("team-a"))
+
+	t.Run("a Secret's stringData is merged into data, base64-encoded", func(t *testing.T) {
+		sec, err := s.Create(resource.Object{"apiVersion": "v1", "kind": "Secret",
+			"metadata": map[string]any{"name": "token", "namespace": "team-a"},
+			"data":     map[string]any{"kept": "a2VwdA=="}, "stringData": map[string]any{"token": "abc"}})
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"kept": "a2VwdA==", "token": "YWJj"}, sec["data"])
+		assert.NotContains(t, sec, "stringData")
+	})
+	t.Run("a Namespace is Active", func(t *testing.T) {
+		ns, err := s.Get(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: "team-a"})
+		require.NoError(t, err)
+		assert.Equal(t, "Active", ns.NestedString("status", "phase"))
+	})
+	t.Run("RBAC User and Group subjects get their apiGroup", func(t *testing.T) {
+		rb, err := s.Create(resource.Object{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+			"metadata": map[string]any{"name": "b", "namespace": "team-a"},
+			"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "r"},
+			"subjects": []any{map[string]any{"kind": "User", "name": "nancy"}, map[string]any{"kind": "ServiceAccount", "name": "sa", "namespace": "team-a"}}})
+		require.NoError(t, err)
+		subjects := rb["subjects"].([]any)
+		assert.Equal(t, "rbac.authorization.k8s.io", subjects[0].(map[string]any)["apiGroup"])
+		assert.NotContains(t, subjects[1].(map[string]any), "apiGroup")
+	})
+	t.Run("annotation keys are validated lowercased, as the API server does", func(t *testing.T) {
+		_, err := s.Create(resource.Object{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "a", "namespace": "team-a", "annotations": map[string]any{"myProj/cluster.addon.sync.targetNamespace": "x"}}})
+		assert.NoError(t, err)
+		_, err = s.Create(resource.Object{"apiVersion": "v1", "kind": "ConfigMap",
+			"metadata": map[string]any{"name": "b", "namespace": "team-a", "labels": map[string]any{"myProj/Key": "x"}}})
+		assert.ErrorIs(t, err, ErrInvalid, "label keys are not lowercased")
+	})
+	t.Run("a CRD serves its kind with its scope and reports its accepted names", func(t *testing.T) {
+		crd, err := s.Create(resource.Object{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+			"metadata": map[string]any{"name": "roles.iam.example.io"},
+			"spec": map[string]any{"group": "iam.example.io", "scope": "Cluster",
+				"names":    map[string]any{"kind": "Role", "plural": "roles", "listKind": "RoleList", "singular": "role"},
+				"versions": []any{map[string]any{"name": "v1beta1", "served": true, "storage": true}}}})
+		require.NoError(t, err)
+		assert.Equal(t, "roles", crd.NestedString("status", "acceptedNames", "plural"))
+		namespaced, known := s.Namespaced("iam.example.io/v1beta1", "Role")
+		assert.True(t, known)
+		assert.False(t, namespaced)
+		info, _ := s.KindInfo("", "Role")
+		assert.Equal(t, "rbac.authorization.k8s.io", info.Group, "a kind name alone still finds the built-in kind first")
+	})
+}
