@@ -47,6 +47,7 @@
 //
 // The standard JMESPath functions are available too; join and to_string are
 // replaced by versions bounded by MaxOutput. Registered but refused with an
-// explanation (see Unsupported): random (genplay is deterministic),
-// x509_decode, image_normalize and is_external_url.
+// explanation (see Unsupported): x509_decode, image_normalize and
+// is_external_url. random(pattern) returns a string matching the pattern
+// from a generator seeded per run, so runs replay byte for byte.
 package variables

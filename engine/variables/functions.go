@@ -47,7 +47,6 @@ func one(t ...gojmespath.JpType) []gojmespath.JpType { return t }
 // Unsupported lists the Kyverno functions genplay registers only to explain
 // why they cannot run.
 var Unsupported = map[string]string{
-	"random":          "genplay is deterministic",
 	"x509_decode":     "certificates are out of scope",
 	"image_normalize": "image references are out of scope",
 	"is_external_url": "genplay has no network",
@@ -110,6 +109,7 @@ func (e *Evaluator) functions() []gojmespath.FunctionEntry {
 		{Name: "md5", Arguments: args(s), Handler: strFn1("md5", func(a string) (any, error) { h := md5.Sum([]byte(a)); return hex.EncodeToString(h[:]), nil })},    // #nosec G401
 	}
 	fs = append(fs, e.timeFunctions()...)
+	fs = append(fs, gojmespath.FunctionEntry{Name: "random", Arguments: args(s), Handler: e.jpRandom})
 	for name, why := range Unsupported {
 		msg := fmt.Sprintf("JMESPath function '%s': not supported: %s", name, why)
 		fs = append(fs, gojmespath.FunctionEntry{Name: name, Arguments: args(s), Handler: func([]any) (any, error) { return nil, errors.New(msg) }})

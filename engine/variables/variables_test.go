@@ -113,9 +113,19 @@ func TestSubstituteErrors(t *testing.T) {
 		_, err := e.Substitute(testContext(), "{{ request.[ }}")
 		assert.ErrorContains(t, err, "incorrect query request.[")
 	})
-	t.Run("random is refused because genplay is deterministic", func(t *testing.T) {
-		_, err := e.Substitute(testContext(), "{{ random('[a-z]{5}') }}")
-		assert.ErrorContains(t, err, "genplay is deterministic")
+	t.Run("random matches its pattern and replays the same sequence in a new run", func(t *testing.T) {
+		first, second := New(Options{}), New(Options{})
+		a, err := first.Substitute(testContext(), "{{ random('[a-z0-9]{12}') }}")
+		require.NoError(t, err)
+		assert.Regexp(t, `^[a-z0-9]{12}$`, a)
+		b, err := first.Substitute(testContext(), "{{ random('[a-z0-9]{12}') }}")
+		require.NoError(t, err)
+		assert.NotEqual(t, a, b, "a second call in the same run draws another string")
+		again, err := second.Substitute(testContext(), "{{ random('[a-z0-9]{12}') }}")
+		require.NoError(t, err)
+		assert.Equal(t, a, again, "a new run replays the same sequence")
+		_, err = first.Substitute(testContext(), "{{ random('[') }}")
+		assert.ErrorContains(t, err, "invalid pattern")
 	})
 }
 
