@@ -34,6 +34,10 @@ const (
 // request into UpdateRequests, for triggers and for non-triggers
 // (downstreams and clone sources). It never blocks the request.
 func (c *Controller) Admit(req Request) {
+	if req.Operation == OpCreate && req.User.Username != BackgroundUser && isUpdateRequest(req.Object) {
+		c.userRequests = append(c.userRequests, req.Object)
+		return
+	}
 	for _, p := range c.sortedPolicies() {
 		c.handleTrigger(p, req)
 	}

@@ -70,6 +70,9 @@ type Controller struct {
 	policies map[string]*policy.Policy
 	queue    []*updateRequest
 	pending  map[string]bool
+	// userRequests are UpdateRequest objects users created, processed at
+	// the next Reconcile.
+	userRequests []resource.Object
 	// applied holds, per downstream UID, what Kyverno last applied with
 	// server-side apply: the fields its "generate" field manager owns.
 	applied map[string]resource.Object
@@ -179,6 +182,11 @@ func (c *Controller) policyByLabels(l map[string]string) *policy.Policy {
 // may queue more (a generated object that is itself a trigger); the chain
 // stops with a "did not converge" event after MaxRequestsPerReconcile.
 func (c *Controller) Reconcile() {
+	for len(c.userRequests) > 0 {
+		ur := c.userRequests[0]
+		c.userRequests = c.userRequests[1:]
+		c.processUserRequest(ur)
+	}
 	processed := 0
 	for len(c.queue) > 0 {
 		if processed >= c.opts.MaxRequestsPerReconcile {

@@ -82,8 +82,10 @@ func (c *Controller) process(ur *updateRequest) {
 func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resource.Object, v view, ur *updateRequest) {
 	ctx := requestContext(v, trig)
 	if v.operation == OpDelete {
-		// On DELETE Kyverno rewrites request.object to request.oldObject.
+		// On DELETE Kyverno rewrites request.object to request.oldObject,
+		// which holds the deleted object.
 		ctx["request"].(map[string]any)["object"] = map[string]any(trig)
+		ctx["request"].(map[string]any)["oldObject"] = map[string]any(trig)
 	}
 	tref := trig.Ref()
 	if err := c.loadContext(rule.Context, ctx); err != nil {
