@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"time"
 
 	"github.com/genplay/genplay/engine/assert"
 	"github.com/genplay/genplay/engine/cluster"
@@ -395,5 +394,3 @@ func (r *runner) check(stepName string, op *scenario.Operation, bindings map[str
 	}
 	return true
 }
-
-var _ = time.Second

@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -42,6 +41,9 @@ type Session struct {
 	// state before the step.
 	touched []touch
 	diags   []timeline.Diagnostic
+	// skipSnapshots leaves Step.Cluster nil: for programmatic callers that
+	// read the store and need not pay an O(cluster) snapshot per step.
+	skipSnapshots bool
 }
 
 type touch struct {
@@ -131,7 +133,9 @@ func (s *Session) end() *timeline.Step {
 	s.ctrl.Reconcile()
 	s.scanIfDue()
 	step := s.cur
-	step.Cluster = s.store.All()
+	if !s.skipSnapshots {
+		step.Cluster = s.store.All()
+	}
 	for _, t := range s.touched {
 		after, err := s.store.Get(t.ref)
 		if err != nil {
@@ -378,18 +382,4 @@ func applyOverride(obj resource.Object, o *Override) {
 			delete(g, "orphaned")
 		}
 	}
-}
-
-// sortObjects orders objects by kind, namespace and name.
-func sortObjects(objs []resource.Object) {
-	sort.SliceStable(objs, func(i, j int) bool {
-		a, b := objs[i].Ref(), objs[j].Ref()
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		return a.Name < b.Name
-	})
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/policy"
@@ -267,16 +266,6 @@ func (c *Controller) resolveKind(s string) (apiVersion, kind string, ok bool) {
 func isNotFound(err error) bool { return errors.Is(err, cluster.ErrNotFound) }
 
 func refPtr(r resource.Ref) *resource.Ref { return &r }
-
-func boolWord(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
-}
-
-// now returns the logical time as RFC 3339.
-func (c *Controller) now() string { return c.clock.Now().UTC().Format(time.RFC3339) }
 
 func sortedRefs(objs []resource.Object) []resource.Object {
 	sort.SliceStable(objs, func(i, j int) bool {
