@@ -1,0 +1,45 @@
+// Package api is genplay's HTTP API: one http.Handler that `genplay serve`
+// mounts next to the playground and cmd/worker serves on Cloudflare Workers.
+//
+// Endpoints (every answer is JSON, and carries Access-Control-Allow-Origin: *
+// so documentation sites can call the API from the browser):
+//
+//	POST /api/v1/run       run a scenario; the answer is exactly the bytes
+//	                       `genplay run -o json` prints for it
+//	GET  /api/v1/examples  the playground's gallery: [{name, title, description, scenario}]
+//	GET  /healthz          {"status": "ok", "format": "genplay.timeline/v1"}
+//
+// The run request's body is the scenario, a chainsaw Test as YAML text
+// (Content-Type text/yaml, application/yaml, text/plain or none). Two query
+// parameters adjust the run: file names the scenario in diagnostics (default
+// "scenario.yaml"), and synchronize / orphanDownstreamOnPolicyDelete
+// (true or false) force those generate settings on every rule, as the
+// playground's outcome matrix does. With Content-Type application/json the
+// body is instead
+//
+//	{"scenario": "<YAML text>", "file": "scenario.yaml",
+//	 "override": {"synchronize": true, "orphanDownstreamOnPolicyDelete": false}}
+//
+// where only scenario is required. A scenario whose checks fail still
+// answers 200: the timeline says what failed.
+//
+// Errors answer {"error": "one line"}; a scenario that cannot be run at all
+// (the result has no steps and an error diagnostic) answers 422 with the
+// first error as "file:line:column: message" and every diagnostic:
+//
+//	{"error": "scenario.yaml:8: yaml: did not find expected node content",
+//	 "diagnostics": [{"file": ..., "line": 8, "column": 0, "severity": "error", "message": ...}]}
+//
+// Status codes: 400 malformed request (bad JSON, unknown field, bad query
+// parameter), 404 unknown path, 405 wrong method (with Allow), 413 body
+// over the limit, 415 unsupported Content-Type, 422 input error, 500
+// internal error (a recovered panic; logged with its stack, never shown),
+// 503 too busy or the run exceeded its time budget (with Retry-After).
+//
+// Work per request is bounded: the body is capped (Options.MaxBodyBytes,
+// and the scenario text by engine.MaxInputBytes), at most
+// Options.MaxConcurrent runs execute at once, a request waits at most
+// Options.Timeout, and the engine bounds reconciles itself. Nothing is kept
+// between requests: the gallery is read once from the embedded examples and
+// never changes.
+package api

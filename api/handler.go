@@ -1,0 +1,508 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"net/url"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// Defaults for the zero Options.
+const (
+	// DefaultMaxBodyBytes leaves room for a scenario of engine.MaxInputBytes
+	// escaped inside a JSON string.
+	DefaultMaxBodyBytes = 2*engine.MaxInputBytes + 64<<10
+	// DefaultTimeout bounds how long a request waits for a slot and its run.
+	DefaultTimeout = 20 * time.Second
+	// DefaultFile names a scenario in diagnostics when the request does not.
+	DefaultFile = "scenario.yaml"
+	// maxFileName bounds the file name a request may give.
+	maxFileName = 256
+)
+
+// Options configure the Handler; the zero value serves the embedded gallery
+// with engine.Run and the defaults above.
+type Options struct {
+	// MaxBodyBytes caps a request body (413 above it). The scenario text is
+	// capped by engine.MaxInputBytes in every form of the request.
+	MaxBodyBytes int64
+	// Timeout bounds how long a run request waits for a free slot plus its
+	// run (503 after it); zero means DefaultTimeout, negative means none.
+	// The engine cannot be interrupted: a run that outlives its request
+	// keeps its slot until it ends, so MaxConcurrent bounds the work in
+	// flight. cmd/worker sets none: js/wasm cannot preempt a run anyway,
+	// and a timer still pending when the per-request Go program exits
+	// throws "Go program has already exited" (syumai/workers-go#177).
+	Timeout time.Duration
+	// MaxConcurrent bounds the runs executing at once; default GOMAXPROCS.
+	MaxConcurrent int
+	// Logger receives recovered panics with their stacks; default slog.Default().
+	Logger *slog.Logger
+	// Run runs a scenario; default engine.Run. Tests replace it, for
+	// example to inject a panic.
+	Run func(file string, data []byte, opts engine.Options) *timeline.Result
+	// Examples lists the gallery; default Examples.
+	Examples func() ([]Example, error)
+}
+
+// Handler returns the API. It keeps no state between requests beyond the
+// gallery, which it renders once on first use.
+func Handler(opts Options) http.Handler {
+	s := &server{
+		maxBody: opts.MaxBodyBytes,
+		timeout: opts.Timeout,
+		logger:  opts.Logger,
+		run:     opts.Run,
+	}
+	if s.maxBody <= 0 {
+		s.maxBody = DefaultMaxBodyBytes
+	}
+	if s.timeout == 0 {
+		s.timeout = DefaultTimeout
+	}
+	n := opts.MaxConcurrent
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	s.slots = make(chan struct{}, n)
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	if s.run == nil {
+		s.run = engine.Run
+	}
+	list := opts.Examples
+	if list == nil {
+		list = Examples
+	}
+	s.gallery = sync.OnceValues(func() ([]byte, error) {
+		examples, err := list()
+		if err != nil {
+			return nil, err
+		}
+		return encode(examples)
+	})
+	s.routes = map[string]route{
+		"/api/v1/run":      {method: http.MethodPost, serve: s.serveRun},
+		"/api/v1/examples": {method: http.MethodGet, serve: s.serveExamples},
+		"/healthz":         {method: http.MethodGet, serve: s.serveHealth},
+	}
+	return s.recoverer(http.HandlerFunc(s.route))
+}
+
+type server struct {
+	maxBody int64
+	timeout time.Duration
+	slots   chan struct{}
+	logger  *slog.Logger
+	run     func(string, []byte, engine.Options) *timeline.Result
+	gallery func() ([]byte, error)
+	routes  map[string]route
+}
+
+type route struct {
+	method string // GET routes also answer HEAD
+	serve  http.HandlerFunc
+}
+
+func (rt route) allow() string {
+	if rt.method == http.MethodGet {
+		return "GET, HEAD, OPTIONS"
+	}
+	return rt.method + ", OPTIONS"
+}
+
+// route dispatches by path and method and answers CORS preflights.
+func (s *server) route(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Access-Control-Allow-Origin", "*")
+	h.Set("X-Content-Type-Options", "nosniff")
+	rt, ok := s.routes[r.URL.Path]
+	if !ok {
+		writeError(w, http.StatusNotFound, fmt.Sprintf("no such endpoint %s: try POST /api/v1/run, GET /api/v1/examples or GET /healthz", r.URL.Path))
+		return
+	}
+	switch {
+	case r.Method == http.MethodOptions:
+		h.Set("Allow", rt.allow())
+		if r.Header.Get("Access-Control-Request-Method") != "" {
+			h.Set("Access-Control-Allow-Methods", rt.allow())
+			h.Set("Access-Control-Allow-Headers", "Content-Type")
+			h.Set("Access-Control-Max-Age", "86400")
+		}
+		w.WriteHeader(http.StatusNoContent)
+	case r.Method == rt.method, rt.method == http.MethodGet && r.Method == http.MethodHead:
+		rt.serve(w, r)
+	default:
+		h.Set("Allow", rt.allow())
+		writeError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s %s: method not allowed (allowed: %s)", r.Method, r.URL.Path, rt.allow()))
+	}
+}
+
+func (s *server) serveHealth(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok", "format": timeline.FormatVersion})
+}
+
+func (s *server) serveExamples(w http.ResponseWriter, _ *http.Request) {
+	body, err := s.gallery()
+	if err != nil {
+		s.logger.Error("api: load the gallery", "error", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	writeBytes(w, http.StatusOK, body)
+}
+
+// runRequest is the JSON form of a run request.
+type runRequest struct {
+	Scenario *string          `json:"scenario"`
+	File     *string          `json:"file"`
+	Override *engine.Override `json:"override"`
+}
+
+// requestError is a request the API refuses, with its status.
+type requestError struct {
+	status int
+	msg    string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+func refuse(status int, format string, args ...any) error {
+	return &requestError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	file, data, opts, err := s.readRun(w, r)
+	if err != nil {
+		var re *requestError
+		if errors.As(err, &re) {
+			writeError(w, re.status, re.msg)
+			return
+		}
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ctx := r.Context()
+	if s.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+	}
+	res, err := s.execute(ctx, file, data, opts)
+	switch {
+	case errors.Is(err, errPanic):
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	case err != nil:
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, err.Error())
+		return
+	}
+	if d, ok := inputError(res); ok {
+		writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: d, Diagnostics: res.Diagnostics})
+		return
+	}
+	body, err := timeline.Marshal(res)
+	if err != nil {
+		s.logger.Error("api: marshal the timeline", "error", err)
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	}
+	writeBytes(w, http.StatusOK, body)
+}
+
+// readRun reads a run request in either form.
+func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte, engine.Options, error) {
+	var opts engine.Options
+	file, override, err := queryOptions(r.URL.Query())
+	if err != nil {
+		return "", nil, opts, err
+	}
+	ct := r.Header.Get("Content-Type")
+	media := ""
+	if ct != "" {
+		if media, _, err = mime.ParseMediaType(ct); err != nil {
+			return "", nil, opts, fmt.Errorf("content-type %q: %w", ct, err)
+		}
+	}
+	var data []byte
+	switch media {
+	case "application/json":
+		body, err := readBody(w, r, s.maxBody)
+		if err != nil {
+			return "", nil, opts, err
+		}
+		var req runRequest
+		dec := json.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&req); err != nil {
+			return "", nil, opts, fmt.Errorf("parse the JSON body: %w", err)
+		}
+		if dec.Decode(&struct{}{}) != io.EOF {
+			return "", nil, opts, errors.New("parse the JSON body: data after the object")
+		}
+		if req.Scenario == nil || *req.Scenario == "" {
+			return "", nil, opts, errors.New(`the JSON body needs "scenario": a chainsaw Test as YAML text`)
+		}
+		data = []byte(*req.Scenario)
+		if req.File != nil {
+			if file, err = checkFile(*req.File); err != nil {
+				return "", nil, opts, err
+			}
+		}
+		if req.Override != nil {
+			if override == nil {
+				override = &engine.Override{}
+			}
+			if req.Override.Synchronize != nil {
+				override.Synchronize = req.Override.Synchronize
+			}
+			if req.Override.OrphanDownstreamOnPolicyDelete != nil {
+				override.OrphanDownstreamOnPolicyDelete = req.Override.OrphanDownstreamOnPolicyDelete
+			}
+		}
+	case "", "text/plain", "text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml":
+		if data, err = readBody(w, r, min(s.maxBody, engine.MaxInputBytes)); err != nil {
+			return "", nil, opts, err
+		}
+		if len(data) == 0 {
+			return "", nil, opts, errors.New("the body is empty: send a scenario, a chainsaw Test as YAML")
+		}
+	default:
+		return "", nil, opts, refuse(http.StatusUnsupportedMediaType,
+			"content-type %q: send the scenario as YAML text (text/yaml) or as JSON (application/json)", media)
+	}
+	if len(data) > engine.MaxInputBytes {
+		return "", nil, opts, refuse(http.StatusRequestEntityTooLarge,
+			"the scenario is %d bytes; the limit is %d", len(data), engine.MaxInputBytes)
+	}
+	opts.Override = override
+	return file, data, opts, nil
+}
+
+// queryOptions reads the query parameters of a run request.
+func queryOptions(q url.Values) (string, *engine.Override, error) {
+	file := DefaultFile
+	var override *engine.Override
+	for key, values := range q {
+		if len(values) != 1 {
+			return "", nil, fmt.Errorf("query parameter %s: given %d times", key, len(values))
+		}
+		v := values[0]
+		switch key {
+		case "file":
+			var err error
+			if file, err = checkFile(v); err != nil {
+				return "", nil, err
+			}
+		case "synchronize", "orphanDownstreamOnPolicyDelete":
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return "", nil, fmt.Errorf("query parameter %s=%q: want true or false", key, v)
+			}
+			if override == nil {
+				override = &engine.Override{}
+			}
+			if key == "synchronize" {
+				override.Synchronize = &b
+			} else {
+				override.OrphanDownstreamOnPolicyDelete = &b
+			}
+		default:
+			return "", nil, fmt.Errorf("unknown query parameter %s (known: file, synchronize, orphanDownstreamOnPolicyDelete)", key)
+		}
+	}
+	return file, override, nil
+}
+
+// checkFile accepts a file name for diagnostics: short, printable UTF-8.
+func checkFile(name string) (string, error) {
+	if name == "" || len(name) > maxFileName || !utf8.ValidString(name) ||
+		strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return "", fmt.Errorf("file %q: want 1 to %d printable characters", name, maxFileName)
+	}
+	return name, nil
+}
+
+// readBody reads at most limit bytes of the body.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+	tooLarge := refuse(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", limit)
+	if r.ContentLength > limit {
+		return nil, tooLarge
+	}
+	if r.Body == nil {
+		return nil, nil
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return nil, tooLarge
+	case err != nil:
+		return nil, fmt.Errorf("read the body: %w", err)
+	}
+	return data, nil
+}
+
+var (
+	errPanic = errors.New("internal error")
+)
+
+// execute runs a scenario in a slot, giving up waiting when ctx ends. A
+// panic in the engine is recovered, logged and returned as errPanic.
+func (s *server) execute(ctx context.Context, file string, data []byte, opts engine.Options) (*timeline.Result, error) {
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil, errors.New("too many runs in progress: retry later")
+	}
+	type outcome struct {
+		res *timeline.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		defer func() { <-s.slots }()
+		defer func() {
+			if p := recover(); p != nil {
+				s.logPanic("run "+file, p)
+				done <- outcome{err: errPanic}
+			}
+		}()
+		res := s.run(file, data, opts)
+		if res == nil {
+			panic("the engine returned no result")
+		}
+		done <- outcome{res: res}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-ctx.Done():
+		if s.timeout <= 0 {
+			return nil, fmt.Errorf("the run was abandoned: %w", ctx.Err())
+		}
+		return nil, fmt.Errorf("the run did not finish within %s", s.timeout)
+	}
+}
+
+// inputError reports whether the scenario could not be run at all (the
+// CLI's exit status 2), and its first error as "file:line:col: message".
+func inputError(res *timeline.Result) (string, bool) {
+	if len(res.Steps) > 0 {
+		return "", false
+	}
+	for _, d := range res.Diagnostics {
+		if d.Severity != "error" {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d", d.File, d.Line)
+		if d.Column > 0 {
+			pos += fmt.Sprintf(":%d", d.Column)
+		}
+		return pos + ": " + d.Message, true
+	}
+	return "", false
+}
+
+// recoverer turns a panic into a logged 500 "internal error".
+func (s *server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tw := &trackingWriter{ResponseWriter: w}
+		defer func() {
+			p := recover()
+			if p == nil {
+				return
+			}
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.logPanic(r.Method+" "+r.URL.Path, p)
+			if !tw.wrote {
+				w.Header().Set("Access-Control-Allow-Origin", "*")
+				writeError(w, http.StatusInternalServerError, "internal error")
+			}
+		}()
+		next.ServeHTTP(tw, r)
+	})
+}
+
+func (s *server) logPanic(what string, p any) {
+	s.logger.Error("api: recovered panic", "request", what, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+}
+
+// trackingWriter remembers whether the header was written.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (w *trackingWriter) WriteHeader(code int) {
+	w.wrote = true
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *trackingWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// errorBody is every error answer.
+type errorBody struct {
+	Error       string                `json:"error"`
+	Diagnostics []timeline.Diagnostic `json:"diagnostics,omitempty"`
+}
+
+func writeError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, errorBody{Error: msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := encode(v)
+	if err != nil { // only our own types get here
+		body = []byte(`{"error": "internal error"}` + "\n")
+		status = http.StatusInternalServerError
+	}
+	writeBytes(w, status, body)
+}
+
+func writeBytes(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// encode renders JSON as timeline.Marshal does: indented, unescaped HTML,
+// final newline.
+func encode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,53 @@
+// Command genplay runs Kyverno generate scenarios against genplay's
+// simulator: `genplay run` prints a scenario's timeline, `genplay serve`
+// serves the playground.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `genplay: watch what Kyverno's generate rules do over time, without a cluster.
+
+Usage:
+  genplay run [-o text|json] [--no-color] FILE   run a scenario (a chainsaw Test) and print its timeline
+  genplay test [--json] [-v] PATH...              run chainsaw tests and kyverno-test.yaml files; PASS|FAIL|SKIP per test
+  genplay serve [--addr HOST:PORT] [--dir DIR]     serve the playground (default 127.0.0.1:8080, site/dist)
+  genplay help                                     show this help
+
+Exit codes: 0 success, 1 the scenario failed (an assertion or an operation), 2 bad usage or bad input.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is main without the process: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "genplay: internal error (please report it): %v\n", r)
+			code = 3
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "run":
+		return runCommand(args[1:], stdin, stdout, stderr)
+	case "test":
+		return testCommand(args[1:], stdout, stderr)
+	case "serve":
+		return serveCommand(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "genplay: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+}

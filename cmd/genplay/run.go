@@ -1,0 +1,165 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	output := fs.String("o", "text", "output format: text or json")
+	noColor := fs.Bool("no-color", false, "never colour the text output")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "genplay run: want exactly one scenario file (or - for standard input)")
+		return 2
+	}
+	if *output != "text" && *output != "json" {
+		fmt.Fprintf(stderr, "genplay run: -o %q: want text or json\n", *output)
+		return 2
+	}
+	file := fs.Arg(0)
+	var data []byte
+	var err error
+	if file == "-" {
+		data, err = io.ReadAll(io.LimitReader(stdin, engine.MaxInputBytes+1))
+		file = "<stdin>"
+	} else {
+		data, err = os.ReadFile(file)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "genplay run: %v\n", err)
+		return 2
+	}
+	res := engine.Run(file, data, engine.Options{})
+	if *output == "json" {
+		out, err := timeline.Marshal(res)
+		if err != nil {
+			fmt.Fprintf(stderr, "genplay run: %v\n", err)
+			return 3
+		}
+		_, _ = stdout.Write(out)
+	} else {
+		color := !*noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
+		writeText(stdout, res, color)
+	}
+	for _, d := range res.Diagnostics {
+		if d.Severity == "error" && len(res.Steps) == 0 {
+			if *output == "json" {
+				fmt.Fprintf(stderr, "%s:%d:%d: %s\n", d.File, d.Line, d.Column, d.Message)
+			}
+			return 2
+		}
+	}
+	if !res.Passed {
+		return 1
+	}
+	return 0
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// ANSI colours for the text timeline.
+const (
+	reset  = "\x1b[0m"
+	bold   = "\x1b[1m"
+	dim    = "\x1b[2m"
+	red    = "\x1b[31m"
+	green  = "\x1b[32m"
+	yellow = "\x1b[33m"
+	blue   = "\x1b[34m"
+	cyan   = "\x1b[36m"
+)
+
+// writeText prints the timeline for a person.
+func writeText(w io.Writer, res *timeline.Result, color bool) {
+	paint := func(c, s string) string {
+		if !color {
+			return s
+		}
+		return c + s + reset
+	}
+	for _, d := range res.Diagnostics {
+		c := red
+		if d.Severity == "warning" {
+			c = yellow
+		}
+		fmt.Fprintf(w, "%s %s:%d:%d: %s\n", paint(c, d.Severity+":"), d.File, d.Line, d.Column, d.Message)
+	}
+	if res.Test != "" {
+		fmt.Fprintf(w, "%s %s\n", paint(bold, "scenario"), res.Test)
+	}
+	for _, st := range res.Steps {
+		fmt.Fprintf(w, "\n%s %s %s\n", paint(bold, fmt.Sprintf("[%d]", st.Index)), paint(bold, st.Summary), paint(dim, st.Time+" "+st.StepName))
+		for _, e := range st.Events {
+			actorColor := blue
+			if e.Actor == timeline.ActorKyverno {
+				actorColor = cyan
+			}
+			obj := ""
+			if e.Object != nil {
+				obj = " " + e.Object.String()
+			}
+			via := ""
+			if e.Policy != "" {
+				via = " (" + e.Policy
+				if e.Rule != "" {
+					via += ", rule " + e.Rule
+				}
+				via += ")"
+			}
+			fmt.Fprintf(w, "  %-8s %s%s%s: %s\n", paint(actorColor, e.Actor), actionText(e.Action, paint), obj, paint(dim, via), e.Reason)
+		}
+		if st.Error != "" {
+			fmt.Fprintf(w, "  %s %s\n", paint(red, "error:"), st.Error)
+		}
+		if st.Check != nil {
+			if st.Check.Passed {
+				fmt.Fprintf(w, "  %s\n", paint(green, "check passed"))
+			} else {
+				fmt.Fprintf(w, "  %s\n", paint(red, "check failed:"))
+				for _, f := range st.Check.Failures {
+					fmt.Fprintf(w, "    %s\n", f)
+				}
+			}
+		}
+	}
+	fmt.Fprintln(w)
+	switch {
+	case res.Skipped != "":
+		fmt.Fprintf(w, "%s %s\n", paint(yellow, "SKIPPED"), res.Skipped)
+	case res.Passed:
+		fmt.Fprintf(w, "%s %d steps\n", paint(green, "PASSED"), len(res.Steps))
+	default:
+		fmt.Fprintf(w, "%s %d steps\n", paint(red, "FAILED"), len(res.Steps))
+	}
+}
+
+func actionText(action string, paint func(string, string) string) string {
+	switch action {
+	case timeline.ActionDeleted, timeline.ActionFailed, timeline.ActionRejected:
+		return paint(red, action)
+	case timeline.ActionCreated, timeline.ActionRecreated:
+		return paint(green, action)
+	case timeline.ActionReverted, timeline.ActionUpdated, timeline.ActionUnlabelled:
+		return paint(yellow, action)
+	default:
+		return strings.TrimSpace(action)
+	}
+}
