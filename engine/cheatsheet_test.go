@@ -332,3 +332,24 @@ func reasons(res *timeline.Result) string {
 	}
 	return b.String()
 }
+
+func TestEventsNameWhatKyvernoDid(t *testing.T) {
+	editDownstream := `- update:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+      spec:
+        podSelector: {}
+        policyTypes: [Ingress]`
+	t.Run("an edited synchronized downstream is reverted, even when the edit dropped its labels", func(t *testing.T) {
+		res := requirePassed(t, scenarioText("revert", netpolPolicy(true, false, ""), netpolTrigger, editDownstream, netpolCheck(present)))
+		last := res.Steps[len(res.Steps)-2]
+		require.NotEmpty(t, last.Events)
+		kyverno := last.Events[len(last.Events)-1]
+		assert.Equal(t, timeline.ActionReverted, kyverno.Action)
+		assert.Equal(t, "synchronize is true and the downstream was changed", kyverno.Reason)
+	})
+}

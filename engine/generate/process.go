@@ -113,6 +113,11 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 				fmt.Sprintf("foreach[%d].list %q is not a list", i, fe.List))
 			continue
 		}
+		if len(elems) > c.opts.MaxForEachElements {
+			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref,
+				fmt.Sprintf("foreach[%d].list %q has %d elements; genplay processes at most %d", i, fe.List, len(elems), c.opts.MaxForEachElements))
+			continue
+		}
 		for j, el := range elems {
 			ectx := cloneContext(ctx)
 			ectx["element"] = el
@@ -487,6 +492,9 @@ func createReason(rule *policy.Rule, ur *updateRequest) (string, string) {
 }
 
 func updateReason(ur *updateRequest, adopted, clone bool) (string, string) {
+	if ur.cause.kind == causeDownstreamChanged {
+		return timeline.ActionReverted, "synchronize is true and the downstream was changed"
+	}
 	if adopted {
 		return timeline.ActionUpdated, "an object with the downstream's name already existed; synchronize is true, so Kyverno adopted it: overwrote it with the rule's content and added its labels"
 	}
@@ -495,8 +503,6 @@ func updateReason(ur *updateRequest, adopted, clone bool) (string, string) {
 		obj = " " + ur.cause.object.String()
 	}
 	switch ur.cause.kind {
-	case causeDownstreamChanged:
-		return timeline.ActionReverted, "synchronize is true and the downstream was changed"
 	case causeTriggerCreated, causeTriggerUpdated:
 		return timeline.ActionUpdated, "synchronize is true and the rule was re-applied to the trigger"
 	case causeSourceChanged:

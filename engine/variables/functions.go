@@ -19,10 +19,10 @@ import (
 	"unicode/utf8"
 
 	gojmespath "github.com/kyverno/go-jmespath"
-	"sigs.k8s.io/yaml"
 
 	"github.com/genplay/genplay/engine/internal/semver"
 	"github.com/genplay/genplay/engine/internal/wildcard"
+	"github.com/genplay/genplay/engine/source"
 )
 
 var (
@@ -525,16 +525,18 @@ func jpParseJSON(s string) (any, error) {
 	return out, nil
 }
 
+// jpParseYAML parses one YAML document as Kyverno's parse_yaml does
+// (sigs.k8s.io/yaml: YAML 1.1 scalars), through the engine's own YAML
+// reader, which follows the same rules.
 func jpParseYAML(s string) (any, error) {
-	data, err := yaml.YAMLToJSON([]byte(s))
-	if err != nil {
+	docs, diags := source.Parse("parse_yaml", []byte(s))
+	if err := diags.Err(); err != nil {
 		return nil, err
 	}
-	var out any
-	if err := json.Unmarshal(data, &out); err != nil {
-		return nil, err
+	if len(docs) == 0 {
+		return nil, nil
 	}
-	return out, nil
+	return docs[0].Value, nil
 }
 
 func jpLookup(arguments []any) (any, error) {
