@@ -1,0 +1,62 @@
+# genplay: `make` lists the targets.
+.DEFAULT_GOAL := help
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+GO       ?= go
+ADDR     ?= 127.0.0.1:8080
+DIST     := site/dist
+VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+GOROOT   := $(shell $(GO) env GOROOT)
+WASM     := GOOS=js GOARCH=wasm
+# Runs js/wasm test binaries under Node with the toolchain's go_js_wasm_exec.
+WASMTEST := PATH="$(GOROOT)/lib/wasm:$$PATH" $(WASM)
+LDFLAGS  := -s -w -X github.com/genplay/genplay/wasm/bridge.Version=$(VERSION)
+# Inlining off for the site's wasm: brotli 1.59 MB -> 1.38 MB (measured
+# 2026-11-30), which keeps it under the 1.5 MB budget; `make bench` reports
+# what it costs in speed.
+WASMGCFLAGS := -gcflags=all=-l
+
+.PHONY: help test vet site serve size size-by-package bench clean
+
+help: ## list the targets
+	@echo "genplay: a simulator of Kyverno generate rules, with a browser playground"
+	@echo
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+test: vet site ## everything CI runs: vet, Go tests (with the browser tests), engine tests as wasm under Node
+	$(GO) test -count=1 ./...
+	$(WASMTEST) $(GO) test -count=1 ./engine/... ./wasm/... ./site/examples/
+	$(MAKE) --no-print-directory size
+	# TODO(lead): enable once every package's imports exist:
+	# $(GO) mod tidy -diff
+
+vet: ## go vet natively and for js/wasm
+	$(GO) vet ./...
+	$(WASM) $(GO) vet ./...
+
+site/node_modules/.package-lock.json: site/package.json site/package-lock.json
+	cd site && npm ci --no-audit --no-fund
+
+site: site/node_modules/.package-lock.json ## build the playground into site/dist (wasm, wasm_exec.js, bundled JS and CSS)
+	rm -rf $(DIST) && mkdir -p $(DIST)
+	$(WASM) $(GO) build -trimpath $(WASMGCFLAGS) -ldflags="$(LDFLAGS)" -o $(DIST)/genplay.wasm ./wasm
+	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(DIST)/wasm_exec.js
+	cd site && node build.mjs
+
+serve: site ## build the playground and serve it on http://$(ADDR)/
+	@echo "genplay playground: http://$(ADDR)/"
+	$(GO) run ./cmd/genplay serve --addr $(ADDR) --dir $(DIST)
+
+size: ## report the wasm's raw, gzip and brotli sizes; fail above 1.5 MB brotli
+	node site/size.mjs $(DIST)
+
+size-by-package: ## show which Go packages the wasm's code comes from
+	mkdir -p $(DIST) && $(WASM) $(GO) build -trimpath -o $(DIST)/genplay-names.wasm.tmp ./wasm
+	node site/wasm-packages.mjs $(DIST)/genplay-names.wasm.tmp; rm -f $(DIST)/genplay-names.wasm.tmp
+
+bench: ## run the engine's benchmarks
+	$(GO) test -run='^$$' -bench=. ./engine/...
+
+clean: ## remove build outputs
+	rm -rf $(DIST) site/test-output

@@ -1,0 +1,11 @@
+// Package site is the genplay playground: a static site (index.html, src/,
+// examples/) built by `make site` into dist/, around the engine compiled to
+// WebAssembly (see wasm/doc.go for the JavaScript contract).
+//
+// The package's Go code is its browser tests: they serve dist/ with the
+// production headers and drive headless Chromium with chromedp, clicking what
+// a user clicks. Screenshots go to test-output/ (gitignored). Without
+// Chromium they skip, or fail when CI=true; without dist/ they fail and say
+// to run `make site`. They build only natively (//go:build !js), since
+// chromedp does not build for js/wasm.
+package site

@@ -1,0 +1,295 @@
+//go:build !js
+
+package site
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// CSP is the Content-Security-Policy the site is served with (netlify.toml
+// sets the same): wasm may compile, no inline or evaluated script runs.
+// Styles need 'unsafe-inline': CodeMirror adds <style> elements at run time,
+// and a static site cannot give them a nonce. The page logs every violation
+// with console.error, which fails the tests.
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+const (
+	distDir   = "dist"
+	outputDir = "test-output"
+	timeout   = 30 * time.Second
+)
+
+// serve starts an HTTP server for dist/ with the production headers.
+func serve(t *testing.T) string {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(distDir, "index.html")); err != nil {
+		t.Fatalf("site/dist is not built: run make site (%v)", err)
+	}
+	files := http.FileServer(http.Dir(distDir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", CSP)
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{os.Getenv("CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p == "" {
+			continue
+		}
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("chromium is not installed (CI=true): the browser tests must run")
+	}
+	t.Skip("chromium is not installed; skipping the browser tests")
+	return ""
+}
+
+// browser is one headless Chromium with a fresh profile.
+type browser struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+}
+
+func newBrowser(t *testing.T) *browser {
+	t.Helper()
+	path := chromiumPath(t)
+	base := serve(t)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path),
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Headless,
+		chromedp.DisableGPU,
+		chromedp.NoSandbox,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1440, 1000),
+	)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(alloc)
+	t.Cleanup(cancel)
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void]("1"))
+	require.NoError(t, err, "start chromium")
+	return &browser{t: t, ctx: ctx, base: base}
+}
+
+// page is one tab; fresh makes it in a new browser context (its own storage).
+type page struct {
+	t      *testing.T
+	ctx    context.Context
+	base   string
+	mu     sync.Mutex
+	errors []string
+}
+
+func (b *browser) page(fresh bool) *page {
+	p := &page{t: b.t, base: b.base}
+	opts := []chromedp.ContextOption{chromedp.WithListener(p.listen)}
+	if fresh {
+		opts = append(opts, chromedp.WithNewBrowserContext())
+	}
+	ctx, cancel := chromedp.NewContext(b.ctx, opts...)
+	b.t.Cleanup(cancel)
+	p.ctx = ctx
+	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void]("1"))
+	require.NoError(b.t, err)
+	b.t.Cleanup(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, e := range p.errors {
+			b.t.Errorf("browser: %s", e)
+		}
+	})
+	return p
+}
+
+// listen records uncaught exceptions and console errors; the test fails on any.
+func (p *page) listen(ev any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		msg := e.ExceptionDetails.Text
+		if e.ExceptionDetails.Exception != nil {
+			msg += " " + e.ExceptionDetails.Exception.Description
+		}
+		p.errors = append(p.errors, "uncaught exception: "+msg)
+	case *runtime.EventConsoleAPICalled:
+		if e.Type == runtime.ConsoleAPICalledTypeError {
+			var parts []string
+			for _, a := range e.Args {
+				parts = append(parts, string(a.Value)+a.Description)
+			}
+			p.errors = append(p.errors, "console.error: "+strings.Join(parts, " "))
+		}
+	}
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, timeout)
+	defer cancel()
+	require.NoError(p.t, chromedp.Do(ctx, actions...))
+}
+
+// eval evaluates expr and decodes its JSON value into T.
+func eval[T any](p *page, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, timeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	require.NoError(p.t, err, "evaluate %s", expr)
+	return v
+}
+
+// waitFor polls expr until it is truthy. (chromedp.Poll compiles the
+// predicate with new Function, which the CSP forbids.)
+func (p *page) waitFor(expr, what string) {
+	p.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ctx, cancel := context.WithTimeout(p.ctx, timeout)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!(" + expr + ")"))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.shot("timeout-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
+			p.t.Fatalf("timed out waiting for %s (%s): %v; status: %q", what, expr, err,
+				eval[string](p, `document.querySelector('#status')?.textContent || ''`))
+		}
+		time.Sleep(30 * time.Millisecond)
+	}
+}
+
+// shot saves a full-page screenshot under test-output/.
+func (p *page) shot(name string) {
+	p.t.Helper()
+	require.NoError(p.t, os.MkdirAll(outputDir, 0o755))
+	ctx, cancel := context.WithTimeout(p.ctx, timeout)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	file := filepath.Join(outputDir, name+".png")
+	require.NoError(p.t, os.WriteFile(file, png, 0o644))
+	p.t.Logf("screenshot: site/%s", file)
+}
+
+func (p *page) darkMode(on bool) {
+	value := "light"
+	if on {
+		value = "dark"
+	}
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: value}},
+		})
+		return err
+	}))
+}
+
+// open navigates to the playground (with an optional #fragment) and waits
+// for the engine and the first run.
+func (p *page) open(fragment string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(p.base + "/" + fragment))
+	p.waitFor(`document.body.dataset.ready === 'true' && Number(document.body.dataset.runs) > 0`, "the engine's first run")
+}
+
+func (p *page) runs() int {
+	return eval[int](p, `Number(document.body.dataset.runs || 0)`)
+}
+
+// afterRun runs f and waits until the playground has run the scenario again.
+func (p *page) afterRun(f func()) {
+	p.t.Helper()
+	before := p.runs()
+	f()
+	p.waitFor(fmt.Sprintf(`Number(document.body.dataset.runs) > %d`, before), "the scenario to run again")
+}
+
+func js(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
+// loadExample picks an example in the gallery, as a user does.
+func (p *page) loadExample(file string) {
+	p.t.Helper()
+	p.afterRun(func() {
+		p.do(chromedp.Focus(chromedp.CSS("#example")))
+		eval[chromedp.Void](p, fmt.Sprintf(`(() => { const s = document.querySelector('#example'); s.value = %s;
+			s.dispatchEvent(new Event('change', {bubbles: true})); })()`, js(file)))
+	})
+	p.waitFor(`document.querySelector('#status').dataset.kind !== 'error'`, "the example to run cleanly")
+}
+
+// hasObject tells whether the cluster view shows the object (e.g. "NetworkPolicy team-a/default-deny").
+func (p *page) hasObject(ref string) bool {
+	sel := fmt.Sprintf(`#cluster button.object[data-ref=%s]`, js(ref))
+	return eval[bool](p, fmt.Sprintf(`!!document.querySelector(%s)`, js(sel)))
+}
+
+// selectObject clicks the object in the cluster view.
+func (p *page) selectObject(ref string) {
+	p.t.Helper()
+	sel := fmt.Sprintf(`#cluster button.object[data-ref=%s]`, js(ref))
+	p.waitFor(fmt.Sprintf(`document.querySelector(%s)`, js(sel)), ref+" in the cluster view")
+	if eval[string](p, fmt.Sprintf(`document.querySelector(%s).getAttribute('aria-pressed')`, js(sel))) != "true" {
+		p.do(chromedp.Click(chromedp.CSS(sel)))
+	}
+	p.waitFor(fmt.Sprintf(`document.querySelector('#details h3')?.textContent === %s`, js(ref)), ref+" selected")
+}
+
+// act clicks an action button of the selected object and waits for the run.
+func (p *page) act(action string) {
+	p.t.Helper()
+	sel := fmt.Sprintf(`#details button[data-action=%s]`, js(action))
+	p.waitFor(fmt.Sprintf(`document.querySelector(%s)`, js(sel)), "the "+action+" button")
+	p.afterRun(func() { p.do(chromedp.Click(chromedp.CSS(sel))) })
+}
+
+// lastStepEvents lists "actor action ref" for the events of the last step.
+func (p *page) lastStepEvents() []string {
+	return eval[[]string](p, `[...document.querySelectorAll('#timeline > li.step:last-child .event')].map(e =>
+		e.dataset.actor + ' ' + e.dataset.action + ' ' + (e.querySelector('.ref')?.textContent || ''))`)
+}

@@ -1,0 +1,58 @@
+// Share links: the scenario, deflate-raw compressed and base64url encoded, in
+// the URL fragment (#s=...), so no server ever sees it.
+
+export const MAX_FRAGMENT = 64 * 1024; // characters of encoded data we accept
+export const MAX_TEXT = 1024 * 1024; // bytes a link may inflate to
+
+const b64url = (bytes) => {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+const unb64url = (s) => {
+  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+};
+
+async function pipe(bytes, stream, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(stream).getReader();
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) { await reader.cancel(); throw new Error('the shared scenario is too large'); }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let off = 0;
+  for (const c of chunks) { out.set(c, off); off += c.length; }
+  return out;
+}
+
+/** encode returns the fragment (without '#') for a scenario text. */
+export async function encode(text) {
+  const data = await pipe(new TextEncoder().encode(text), new CompressionStream('deflate-raw'), Infinity);
+  const frag = `s=${b64url(data)}`;
+  if (frag.length > MAX_FRAGMENT) throw new Error('the scenario is too large for a link; export it instead');
+  return frag;
+}
+
+/** decode returns the scenario in a fragment, null when there is none, or throws. */
+export async function decode(fragment) {
+  const m = /^#?s=([A-Za-z0-9_-]*)$/.exec(fragment || '');
+  if (!m) return null;
+  if (m[1].length > MAX_FRAGMENT) throw new Error('the share link is too long');
+  let bytes;
+  try { bytes = unb64url(m[1]); } catch { throw new Error('the share link is damaged'); }
+  try {
+    const out = await pipe(bytes, new DecompressionStream('deflate-raw'), MAX_TEXT);
+    return new TextDecoder('utf-8', { fatal: true }).decode(out);
+  } catch (e) {
+    throw new Error(e.message.includes('too large') ? e.message : 'the share link is damaged');
+  }
+}

@@ -1,0 +1,109 @@
+package bridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// Version is the build's version; the Makefile sets it with
+// -ldflags "-X github.com/genplay/genplay/wasm/bridge.Version=...".
+var Version = "dev"
+
+// DefaultFile names the scenario in diagnostics when options give no file,
+// the name chainsaw gives a test file.
+const DefaultFile = "chainsaw-test.yaml"
+
+// MaxInput caps the scenario text, in bytes.
+const MaxInput = 1 << 20
+
+// runEngine is engine.Run; tests replace it to inject failures.
+var runEngine = engine.Run
+
+// Options is what genplay.run accepts as its second argument, as JSON.
+type Options struct {
+	File     string    `json:"file,omitempty"`
+	Override *Override `json:"override,omitempty"`
+}
+
+// Override mirrors engine.Override; null leaves the policy's value.
+type Override struct {
+	Synchronize                    *bool `json:"synchronize"`
+	OrphanDownstreamOnPolicyDelete *bool `json:"orphanDownstreamOnPolicyDelete"`
+}
+
+// ParseOptions decodes the options JSON; "" means no options. Unknown fields
+// are errors, so a misspelt option does not pass silently.
+func ParseOptions(data string) (file string, opts engine.Options, err error) {
+	file = DefaultFile
+	if data == "" {
+		return file, opts, nil
+	}
+	var o Options
+	dec := json.NewDecoder(bytes.NewReader([]byte(data)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&o); err != nil {
+		return "", opts, fmt.Errorf("options: %w", err)
+	}
+	if dec.More() {
+		return "", opts, errors.New("options: trailing data after the JSON object")
+	}
+	if o.File != "" {
+		file = o.File
+	}
+	if o.Override != nil {
+		opts.Override = &engine.Override{
+			Synchronize:                    o.Override.Synchronize,
+			OrphanDownstreamOnPolicyDelete: o.Override.OrphanDownstreamOnPolicyDelete,
+		}
+	}
+	return file, opts, nil
+}
+
+// Run runs the scenario text with the options JSON and returns the result as
+// JSON, the bytes `genplay run -o json` decodes to.
+func Run(text, options string) (out []byte) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = Internal(r)
+		}
+	}()
+	file, opts, err := ParseOptions(options)
+	if err != nil {
+		return Failure(err)
+	}
+	if len(text) > MaxInput {
+		return Failure(fmt.Errorf("the scenario is %d bytes; the limit is %d", len(text), MaxInput))
+	}
+	return encode(runEngine(file, []byte(text), opts))
+}
+
+// Failure is the JSON of a Result that reports err as its one diagnostic.
+func Failure(err error) []byte {
+	return encode(&timeline.Result{
+		Format:      timeline.FormatVersion,
+		Diagnostics: []timeline.Diagnostic{{Severity: "error", Message: err.Error()}},
+	})
+}
+
+// Internal is the JSON of a Result that reports a recovered panic.
+func Internal(recovered any) []byte {
+	return Failure(fmt.Errorf("internal error: %v\n%s", recovered, debug.Stack()))
+}
+
+func encode(r *timeline.Result) []byte {
+	out, err := json.Marshal(r)
+	if err != nil {
+		// A Result holds only JSON-shaped data; reaching this is a bug, and
+		// the message must still be valid JSON.
+		msg, _ := json.Marshal("internal error: encode result: " + err.Error())
+		return []byte(`{"format":"` + timeline.FormatVersion + `","test":"","steps":null,"passed":false,` +
+			`"diagnostics":[{"file":"","line":0,"column":0,"severity":"error","message":` + string(msg) + `}]}`)
+	}
+	return out
+}
