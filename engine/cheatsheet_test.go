@@ -353,3 +353,118 @@ func TestEventsNameWhatKyvernoDid(t *testing.T) {
 		assert.Equal(t, "synchronize is true and the downstream was changed", kyverno.Reason)
 	})
 }
+
+func TestPolicyEditsAndRuleRemoval(t *testing.T) {
+	renamed := func(sync, orphan bool) string {
+		p := strings.Replace(netpolPolicy(sync, orphan, ""), "name: default-deny\n      namespace:", "name: deny-all\n      namespace:", 1)
+		return "- apply:\n    resource:\n" + indent(p, 6)
+	}
+	t.Run("changing the rule's target unlabels the old downstream and keeps it", func(t *testing.T) {
+		check := `- assert:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: default-deny
+        namespace: team-a
+        labels:
+          app.kubernetes.io/managed-by: kyverno
+          (contains(keys(@), 'generate.kyverno.io/policy-name')): false
+- error:
+    resource:
+      apiVersion: networking.k8s.io/v1
+      kind: NetworkPolicy
+      metadata:
+        name: deny-all
+        namespace: team-a`
+		res := requirePassed(t, scenarioText("retarget", netpolPolicy(true, false, ""), netpolTrigger, renamed(true, false), check))
+		assert.Contains(t, reasons(res), "stale target")
+		var warned bool
+		for _, st := range res.Steps {
+			for _, w := range st.Warnings {
+				warned = warned || strings.Contains(w, "no synchronization will be performed to the old target resource")
+			}
+		}
+		assert.True(t, warned, "Kyverno warns about stale targets on the policy update")
+	})
+	withoutRule := func(sync, orphan bool) string {
+		p := netpolPolicy(sync, orphan, "")
+		p = strings.Replace(p, "  - name: default-deny\n", "  - name: other\n", 1)
+		p = strings.Replace(p, "kind: NetworkPolicy\n      name: default-deny", "kind: NetworkPolicy\n      name: other", 1)
+		return "- apply:\n    resource:\n" + indent(p, 6)
+	}
+	for _, c := range []struct {
+		sync, orphan bool
+		want         outcome
+	}{{true, false, absent}, {true, true, present}, {false, false, present}} {
+		t.Run(fmt.Sprintf("removing the rule with synchronize %t and orphan %t", c.sync, c.orphan), func(t *testing.T) {
+			requirePassed(t, scenarioText("remove-rule", netpolPolicy(c.sync, c.orphan, ""), netpolTrigger, withoutRule(c.sync, c.orphan), netpolCheck(c.want)))
+		})
+	}
+	t.Run("a rule that lists DELETE generates when the trigger is deleted", func(t *testing.T) {
+		policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: audit-deletions
+spec:
+  rules:
+  - name: record
+    match:
+      any:
+      - resources:
+          kinds: [ConfigMap]
+          namespaces: [apps]
+          operations: [DELETE]
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: "deleted-{{request.object.metadata.name}}"
+      namespace: audit
+      data:
+        data:
+          name: "{{request.object.metadata.name}}"
+`
+		setup := `- apply:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: apps
+- apply:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: audit
+- apply:
+    resource:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: settings
+        namespace: apps
+- error:
+    resource:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: deleted-settings
+        namespace: audit`
+		event := `- delete:
+    ref:
+      apiVersion: v1
+      kind: ConfigMap
+      name: settings
+      namespace: apps`
+		check := `- assert:
+    resource:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: deleted-settings
+        namespace: audit
+      data:
+        name: settings`
+		requirePassed(t, scenarioText("on-delete", policy, setup, event, check))
+	})
+}
