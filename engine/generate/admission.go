@@ -212,11 +212,15 @@ func (c *Controller) downstreamChanged(req Request, old resource.Object, labels 
 	if req.Operation == OpDelete {
 		kind, what = causeDownstreamDeleted, "deleted"
 	}
+	p := c.policyByLabels(labels)
 	if req.User.Username == NamespaceControllerUser {
-		// The namespace is going; its trigger is (or will be) handled on its own.
+		// Kyverno's request to restore it fails: the namespace is being deleted.
+		if rule := ruleOf(p, labels[LabelRuleName]); rule != nil && rule.Generate.Synchronize && labels[LabelTriggerKind] != "Namespace" {
+			c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, p, rule.Name, nil,
+				"the downstream went with its Namespace; Kyverno cannot recreate it in a namespace that is being deleted")
+		}
 		return
 	}
-	p := c.policyByLabels(labels)
 	if p == nil {
 		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, nil, labels[LabelRuleName], nil, fmt.Sprintf(
 			"the downstream was %s, but the policy %q that generated it no longer exists, so nothing restores it", what, labels[LabelPolicyName]))
@@ -322,4 +326,15 @@ func (c *Controller) sourceDownstreams(src resource.Object) []resource.Object {
 func reasonNoOperation(ops []string) string {
 	return fmt.Sprintf("the rule's match lists operations [%s], and Kyverno's background request carries no operation, "+
 		"so the rule does not apply (kyverno#10574)", strings.Join(ops, ", "))
+}
+
+// ruleOf returns p's generate rule of that name, or nil.
+func ruleOf(p *policy.Policy, name string) *policy.Rule {
+	if p == nil {
+		return nil
+	}
+	if r := p.Rule(name); r != nil && r.Generate != nil {
+		return r
+	}
+	return nil
 }
