@@ -21,8 +21,12 @@ const BackgroundScanInterval = time.Hour
 // SystemNamespaces exist in every simulated cluster, as in a real one.
 var SystemNamespaces = []string{"default", "kube-node-lease", "kube-public", "kube-system", "kyverno"}
 
-// Admin is the user that scenario operations act as.
-var Admin = generate.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"}}
+// Admin is the user that scenario operations act as: kubectl's admin in a
+// kind cluster, in group system:masters, which the default ClusterRoleBinding
+// cluster-admin binds to the ClusterRole cluster-admin (so Kyverno's
+// request.clusterRoles holds it).
+var Admin = generate.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"},
+	ClusterRoles: []string{"cluster-admin"}}
 
 // Session is one simulated cluster with Kyverno running in it. Every user
 // operation is one timeline step: the write reaches the cluster, Kyverno's
@@ -40,10 +44,17 @@ type Session struct {
 	// touched orders the objects changed in the current step, with their
 	// state before the step.
 	touched []touch
-	diags   []timeline.Diagnostic
+	// isTouched indexes touched by ref.
+	isTouched map[resource.Ref]bool
+	diags     []timeline.Diagnostic
+	// rendered memoizes each object's latest YAML rendering for diffs: an
+	// object's "before" is usually the "after" of an earlier step.
+	rendered map[resource.Ref]rendering
 	// skipSnapshots leaves Step.Cluster nil: for programmatic callers that
 	// read the store and need not pay an O(cluster) snapshot per step.
 	skipSnapshots bool
+	// size tracks the timeline's size against Limits (limits.go).
+	size timelineSize
 }
 
 type touch struct {
@@ -54,8 +65,9 @@ type touch struct {
 // NewSession returns a cluster with its system namespaces and Kyverno.
 func NewSession(opts Options) *Session {
 	clock := cluster.NewClock()
+	opts.Limits = opts.Limits.orDefault()
 	s := &Session{clock: clock, store: cluster.NewStore(clock), opts: opts}
-	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now}), s, generate.Options{})
+	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now}), s, opts.Limits.generate())
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 	}
@@ -110,11 +122,13 @@ func (s *Session) Changed(before, after resource.Object) {
 		obj = before
 	}
 	ref := obj.Ref()
-	for _, t := range s.touched {
-		if t.ref == ref {
-			return
-		}
+	if s.isTouched[ref] {
+		return
 	}
+	if s.isTouched == nil {
+		s.isTouched = map[resource.Ref]bool{}
+	}
+	s.isTouched[ref] = true
 	s.touched = append(s.touched, touch{ref: ref, before: before})
 }
 
@@ -125,6 +139,7 @@ func (s *Session) begin(stepName, operation, summary string) {
 		Time: s.clock.Now().UTC().Format(time.RFC3339), Events: []timeline.Event{}, Changes: []timeline.Change{},
 	}
 	s.touched = nil
+	clear(s.isTouched)
 }
 
 // end lets Kyverno react, runs the background scan when its interval has
@@ -152,7 +167,10 @@ func (s *Session) end() *timeline.Step {
 		default:
 			ch.Change = timeline.ChangeUpdated
 		}
-		ch.Diff = diffObjects(t.ref, t.before, after)
+		ch.Diff = source.Diff(t.ref.String()+" (before)", t.ref.String()+" (after)", s.yaml(t.before), s.yaml(after))
+		if after == nil {
+			delete(s.rendered, t.before.Ref())
+		}
 		step.Changes = append(step.Changes, ch)
 	}
 	s.steps = append(s.steps, *step)
@@ -170,15 +188,31 @@ func (s *Session) scanIfDue() {
 	}
 }
 
-func diffObjects(ref resource.Ref, before, after resource.Object) string {
-	var a, b []byte
-	if before != nil {
-		a, _ = source.Marshal(map[string]any(before))
+// rendering is the YAML of one version of an object.
+type rendering struct {
+	uid, resourceVersion string
+	text                 []byte
+}
+
+// yaml renders obj for a diff, reusing the rendering of the same version
+// (apiVersion, kind, namespace, name, uid and resourceVersion: the store
+// gives every write a new resourceVersion). nil renders as nothing.
+func (s *Session) yaml(obj resource.Object) []byte {
+	if obj == nil {
+		return nil
 	}
-	if after != nil {
-		b, _ = source.Marshal(map[string]any(after))
+	ref, uid, rv := obj.Ref(), obj.UID(), obj.ResourceVersion()
+	if r, ok := s.rendered[ref]; ok && rv != "" && r.uid == uid && r.resourceVersion == rv {
+		return r.text
 	}
-	return source.Diff(ref.String()+" (before)", ref.String()+" (after)", a, b)
+	text, _ := source.Marshal(map[string]any(obj))
+	if rv != "" {
+		if s.rendered == nil {
+			s.rendered = map[resource.Ref]rendering{}
+		}
+		s.rendered[ref] = rendering{uid: uid, resourceVersion: rv, text: text}
+	}
+	return text
 }
 
 // userEvent records what the user did.
