@@ -114,6 +114,9 @@ func needsQuote(s string) bool {
 		return true
 	}
 	plain := strings.ReplaceAll(s, "_", "")
+	if !strings.ContainsAny(plain, "0123456789") && !strings.ContainsAny(plain, "iInN") {
+		return false // ParseFloat needs a digit, inf or nan; skip its error allocation
+	}
 	if _, err := strconv.ParseFloat(plain, 64); err == nil {
 		return true
 	}

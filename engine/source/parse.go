@@ -160,7 +160,7 @@ func Parse(file string, data []byte) ([]*Document, Diagnostics) {
 			break
 		}
 		if err != nil {
-			diags = append(diags, syntaxError(file, err))
+			diags = append(diags, syntaxError(file, data, err))
 			break
 		}
 		root := &n
@@ -191,13 +191,34 @@ func decodeSafely(dec *yaml.Decoder, n *yaml.Node) (err error) {
 	return dec.Decode(n)
 }
 
-func syntaxError(file string, err error) Diagnostic {
+func syntaxError(file string, data []byte, err error) Diagnostic {
 	msg := err.Error()
 	if m := yamlErrorLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if strings.HasPrefix(m[2], "did not find expected ',' or") {
+			// yaml.v3 reports an unclosed flow collection near, not at, the
+			// line where it starts: point at the unbalanced [ or { there.
+			if l, ok := unclosedFlowLine(data, line); ok {
+				line = l
+			}
+			return Errorf(Pos{File: file, Line: line}, "yaml: %s (a [ or { on this line is not closed)", m[2])
+		}
 		return Errorf(Pos{File: file, Line: line}, "yaml: %s", m[2])
 	}
 	return Errorf(Pos{File: file}, "%s", msg)
+}
+
+// unclosedFlowLine finds, among the lines around near (1-based), the first
+// one that opens more [ or { than it closes.
+func unclosedFlowLine(data []byte, near int) (int, bool) {
+	lines := strings.Split(string(data), "\n")
+	for l := max(near-1, 1); l <= min(near+1, len(lines)); l++ {
+		text := lines[l-1]
+		if strings.Count(text, "[") > strings.Count(text, "]") || strings.Count(text, "{") > strings.Count(text, "}") {
+			return l, true
+		}
+	}
+	return 0, false
 }
 
 // invalidUTF8 reports the position of the first byte that is not UTF-8.

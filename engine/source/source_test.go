@@ -303,3 +303,17 @@ func TestSubPositionsAnInlineValueByItsOwnPaths(t *testing.T) {
 	assert.Equal(t, "ConfigMap", obj.Kind())
 	assert.Same(t, docs[0], docs[0].Sub("no", "such", "path"), "a missing path gives the document itself")
 }
+
+func TestUnclosedFlowCollectionsPointAtTheirLine(t *testing.T) {
+	for _, in := range []string{"a: 1\nb: [x\nc: 2\n", "a: 1\nb: {x: 1\n"} {
+		_, diags := Parse("f.yaml", []byte(in))
+		require.True(t, diags.HasErrors())
+		assert.Equal(t, 2, diags[0].Line, "the line of %q's unclosed collection", in)
+	}
+}
+
+func TestUnclosedFlowCollectionOnTheFirstLine(t *testing.T) {
+	_, diags := Parse("f.yaml", []byte("b: [x\nc: 2\n"))
+	require.True(t, diags.HasErrors())
+	assert.Equal(t, 1, diags[0].Line)
+}

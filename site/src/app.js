@@ -112,8 +112,18 @@ function run(reason = 'edit') {
   showDiagnostics(editor, result.diagnostics);
   renderDiagnostics(result.diagnostics || []);
   const errors = errorsIn(result);
-  if (errors.length) {
+  const internal = errors.find((d) => d.message.startsWith('internal error'));
+  if (internal) {
+    // genplay's fault, not the input's: keep the last good view and the text.
     state.broken = true;
+    $('#stale').textContent = 'genplay failed on this run; showing the last result that ran.';
+    $('#stale').hidden = !state.result;
+    setStatus(genplay.crashed
+      ? 'The engine crashed on this scenario and is restarting; your scenario is kept.'
+      : 'genplay hit an internal error on this scenario (not a problem with your input); your scenario is kept.', 'error');
+  } else if (errors.length) {
+    state.broken = true;
+    $('#stale').textContent = 'The scenario has errors; showing the last result that ran.';
     $('#stale').hidden = !state.result;
     setStatus(`${errors.length} problem${errors.length > 1 ? 's' : ''} in the scenario`, 'error');
   } else {
@@ -157,10 +167,15 @@ function act(name, operation) {
 // ---------------------------------------------------------------- rendering
 
 function renderDiagnostics(diags) {
-  replace($('#diagnostics'), diags.map((d) => h('li', { class: `diag ${d.severity}` },
-    h('button', { type: 'button', class: 'linklike', onclick: () => gotoLine(editor, d.line) },
-      `${d.file || 'scenario'}:${d.line}:${d.column}`),
-    ` ${d.severity}: `, d.message)));
+  replace($('#diagnostics'), diags.map((d) => {
+    // An internal error carries a Go stack after its first line.
+    const [first, ...rest] = d.message.split('\n');
+    return h('li', { class: `diag ${d.severity}` },
+      h('button', { type: 'button', class: 'linklike', onclick: () => gotoLine(editor, d.line) },
+        `${d.file || 'scenario'}:${d.line}${d.column ? `:${d.column}` : ''}`),
+      ` ${d.severity}: `, first,
+      rest.join('').trim() ? h('details', { class: 'stack' }, h('summary', {}, 'details for a bug report'), h('pre', {}, rest.join('\n'))) : '');
+  }));
 }
 
 function render() {
@@ -397,6 +412,7 @@ function reactions(step) {
 
 function renderMatrix() {
   const text = getText(editor);
+  if (!engineReady) return;
   const results = combos.map((override) => genplay.run(text, { override }));
   const bad = results.find((r) => errorsIn(r).length);
   if (bad) { replace($('#matrix'), h('p', { class: 'error' }, errorsIn(bad)[0].message)); return; }
@@ -547,6 +563,24 @@ window.addEventListener('hashchange', async () => {
   }
 });
 
+// A crash of the engine below the wasm boundary (a Go fatal error, a trap):
+// keep the text and the last good view, bring up a fresh engine, and let the
+// user decide when to run again (running at once could crash it again).
+globalThis.addEventListener('genplay:crash', async () => {
+  engineReady = false;
+  document.body.dataset.engine = 'crashed';
+  try {
+    await genplay.restart();
+  } catch (e) {
+    setStatus(`The engine crashed and could not restart (${e.message}); reload the page: your scenario is saved.`, 'error');
+    return;
+  }
+  engineReady = true;
+  document.body.dataset.engine = 'ready';
+  document.body.dataset.restarts = String(Number(document.body.dataset.restarts || 0) + 1);
+  setStatus('The engine crashed on this scenario and was restarted; your scenario is kept. Press Run to try again.', 'error');
+});
+
 // Test hook: the browser tests read the editor's text through this.
 globalThis.genplayPlayground = { text: () => getText(editor) };
 
@@ -570,6 +604,7 @@ globalThis.genplayPlayground = { text: () => getText(editor) };
   }
   engineReady = true;
   document.body.dataset.ready = 'true';
+  document.body.dataset.engine = 'ready';
   const msg = $('#status').dataset.kind === 'error' ? $('#status').textContent : '';
   run('load');
   if (msg) setStatus(msg, 'error');
