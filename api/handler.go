@@ -218,6 +218,13 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}
+	if engine.IsInternalError(res) {
+		// The engine recovered a panic; its diagnostic holds a stack, which
+		// is logged, never shown.
+		s.logger.Error("api: internal error in the engine", "file", file, "diagnostics", res.Diagnostics)
+		writeError(w, http.StatusInternalServerError, "internal error")
+		return
+	}
 	if d, ok := inputError(res); ok {
 		writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: d, Diagnostics: res.Diagnostics})
 		return

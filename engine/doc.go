@@ -41,6 +41,12 @@
 //   - "orphaned: true" under generate is read as
 //     orphanDownstreamOnPolicyDelete: true, as some tutorials write it; a
 //     real cluster rejects the unknown field. The timeline says so.
+//   - Work is bounded (Limits, DefaultLimits): past a step's
+//     RequestsPerReconcile Kyverno's queue is dropped with a "did not
+//     converge" event; past the run's limits (steps, operations, objects,
+//     timeline size, UpdateRequests) the run stops with an error
+//     diagnostic; a foreach list longer than ForEachElements fails its
+//     rule. Kyverno has no such limits: a real cluster would keep going.
 //   - apiCall context entries are answered from the simulated cluster (GET
 //     only); service calls, globalReference and imageRegistry entries are
 //     errors. Custom JMESPath functions that are not deterministic (random)

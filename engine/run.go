@@ -24,6 +24,7 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 		}
 	}()
 	tests, diags := scenario.Parse(file, data)
+	diags = diags.Capped(maxDiagnostics)
 	if diags.HasErrors() {
 		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Diagnostics: diags.Timeline()}
 	}
@@ -47,7 +48,7 @@ func internalError(file string, r any) *timeline.Result {
 	}
 	return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Diagnostics: []timeline.Diagnostic{{
 		File: file, Line: 1, Column: 1, Severity: "error",
-		Message: fmt.Sprintf("internal error in genplay (not a problem with your input; please report it): %v\n%s", r, stack),
+		Message: fmt.Sprintf("%s (not a problem with your input; please report it): %v\n%s", internalErrorPrefix, r, stack),
 	}}}
 }
 
@@ -65,8 +66,17 @@ func RunTest(t *scenario.Test, opts Options) (res *timeline.Result) {
 		}
 	}()
 	r.res = &timeline.Result{Format: timeline.FormatVersion, Test: t.Name, Steps: []timeline.Step{}, Passed: true}
+	if pos, err := checkSize(t, r.s.opts.Limits); err != nil {
+		r.res.Passed = false
+		r.diag(pos, err.Error())
+		return r.res
+	}
 	r.run()
+	r.limited(source.Pos{}) // a limit the last operation reached
 	r.res.Steps = r.s.steps
+	if r.res.Steps == nil {
+		r.res.Steps = []timeline.Step{} // the contract: always a list
+	}
 	r.res.Diagnostics = append(r.res.Diagnostics, r.s.diags...)
 	if r.res.Diagnostics == nil {
 		r.res.Diagnostics = []timeline.Diagnostic{}
@@ -80,6 +90,7 @@ type runner struct {
 	res      *timeline.Result
 	ns       string
 	bindings map[string]any
+	limitErr error // a limit stopped the run (limits.go)
 }
 
 // errSkip stops a test that cannot be simulated honestly.
@@ -162,6 +173,9 @@ func (r *runner) diag(pos source.Pos, msg string) {
 func (r *runner) operations(stepName string, ops []scenario.Operation, bindings map[string]any) bool {
 	for i := range ops {
 		op := &ops[i]
+		if r.limited(op.Pos) {
+			return false
+		}
 		opBindings, err := scenario.ResolveBindings(bindings, op.Bindings)
 		if err != nil {
 			r.diag(op.Pos, err.Error())
@@ -346,6 +360,9 @@ func (r *runner) delete(stepName string, op *scenario.Operation, bindings map[st
 		return r.finish(op, nil, lastErr, bindings, op.Pos)
 	}
 	for _, ref := range refs {
+		if r.limited(op.Pos) {
+			return false
+		}
 		r.s.begin(stepName, op.Type, "delete "+ref.String())
 		err := r.s.Remove(ref)
 		if errors.Is(err, cluster.ErrNotFound) && len(op.Expect) == 0 {

@@ -17,7 +17,8 @@ Usage:
   genplay serve [--addr HOST:PORT] [--dir DIR]     serve the playground (default 127.0.0.1:8080, site/dist)
   genplay help                                     show this help
 
-Exit codes: 0 success, 1 the scenario failed (an assertion or an operation), 2 bad usage or bad input.
+Exit codes: 0 success, 1 the scenario failed (an assertion or an operation), 2 bad usage or bad input,
+3 internal error in genplay (your input is kept).
 `
 
 func main() {

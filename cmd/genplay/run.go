@@ -11,7 +11,10 @@ import (
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+// runEngine is engine.Run; the crash-containment tests swap it.
+var runEngine = engine.Run
+
+func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output format: text or json")
@@ -40,7 +43,14 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "genplay run: %v\n", err)
 		return 2
 	}
-	res := engine.Run(file, data, engine.Options{})
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(stderr, "genplay: internal error (please report it): %v\n", r)
+			keepInput(stderr, file, data)
+			code = 3
+		}
+	}()
+	res := runEngine(file, data, engine.Options{})
 	if *output == "json" {
 		out, err := timeline.Marshal(res)
 		if err != nil {
@@ -51,6 +61,11 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		color := !*noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
 		writeText(stdout, res, color)
+	}
+	if engine.IsInternalError(res) {
+		fmt.Fprintln(stderr, "genplay: internal error (please report it); the diagnostic says where")
+		keepInput(stderr, file, data)
+		return 3
 	}
 	for _, d := range res.Diagnostics {
 		if d.Severity == "error" && len(res.Steps) == 0 {
@@ -64,6 +79,28 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// keepInput makes sure an internal error loses nothing the user typed: a
+// file is only read, so it is still there; standard input is saved to a
+// temporary file whose name is printed.
+func keepInput(stderr io.Writer, file string, data []byte) {
+	if file != "<stdin>" {
+		fmt.Fprintf(stderr, "genplay: your input is unchanged in %s\n", file)
+		return
+	}
+	f, err := os.CreateTemp("", "genplay-input-*.yaml")
+	if err == nil {
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "genplay: could not save your input: %v\n", err)
+		return
+	}
+	fmt.Fprintf(stderr, "genplay: your input was saved to %s\n", f.Name())
 }
 
 func isTerminal(w io.Writer) bool {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	jmespath "github.com/kyverno/go-jmespath"
+
+	"github.com/genplay/genplay/engine/internal/nesting"
 )
 
 var (
@@ -94,6 +96,9 @@ func Eval(expr string, value any, bindings map[string]any) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := nesting.Check(substituted); err != nil {
+		return nil, fmt.Errorf("invalid expression %q: %w", expr, err)
+	}
 	compiled, err := jmespath.Compile(substituted)
 	if err != nil {
 		return nil, fmt.Errorf("invalid expression %q: %w", expr, err)
@@ -101,6 +106,9 @@ func Eval(expr string, value any, bindings map[string]any) (any, error) {
 	out, err := compiled.Search(value, jmespath.WithFunctionCaller(functions()))
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %q: %w", expr, err)
+	}
+	if d := nesting.ValueDepth(out, nesting.MaxValueDepth); d > nesting.MaxValueDepth {
+		return nil, fmt.Errorf("evaluate %q: the result nests more than %d levels deep", expr, nesting.MaxValueDepth)
 	}
 	return out, nil
 }

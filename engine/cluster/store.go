@@ -364,6 +364,26 @@ func (s *Store) Get(ref resource.Ref) (resource.Object, error) {
 	return s.out(e, ref.APIVersion, info), nil
 }
 
+// GetByUID returns a copy of the object of ref's kind whose uid is uid,
+// from the uid index: the cost does not grow with the store. ref.Name is
+// ignored. For a namespaced kind, ref.Namespace must be the object's
+// namespace; an empty one matches any. NotFound when no such object exists.
+func (s *Store) GetByUID(ref resource.Ref, uid string) (resource.Object, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	info, ok := s.lookup(ref.APIVersion, ref.Kind)
+	if !ok {
+		g, _ := resource.SplitAPIVersion(ref.APIVersion)
+		return nil, notFound(KindInfo{Group: g, Kind: ref.Kind, Resource: plural(ref.Kind)}, "uid:"+uid)
+	}
+	e := s.byUID[uid]
+	if e == nil || uid == "" || e.key.gk != (groupKind{info.Group, info.Kind}) ||
+		(info.Namespaced && ref.Namespace != "" && e.key.namespace != ref.Namespace) {
+		return nil, notFound(info, "uid:"+uid)
+	}
+	return s.out(e, ref.APIVersion, info), nil
+}
+
 // Delete removes the object ref names, then everything that goes with it,
 // as the namespace controller and the garbage collector would, but at once.
 //

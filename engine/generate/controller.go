@@ -53,10 +53,18 @@ type Recorder interface {
 type Options struct {
 	// MaxRequestsPerReconcile stops a runaway chain of generated triggers.
 	MaxRequestsPerReconcile int
+	// MaxRequests bounds the UpdateRequests processed over the controller's
+	// life (a run); past it Reconcile processes nothing more and Exhausted
+	// reports why.
+	MaxRequests int
+	// MaxObjects stops Reconcile while the cluster holds this many objects.
+	MaxObjects int
+	// MaxForEachElements bounds the elements of one foreach list.
+	MaxForEachElements int
 }
 
 // DefaultOptions are the limits used when a field is zero.
-var DefaultOptions = Options{MaxRequestsPerReconcile: 5000}
+var DefaultOptions = Options{MaxRequestsPerReconcile: 5000, MaxRequests: 50000, MaxObjects: 10000, MaxForEachElements: 1000}
 
 // Controller is Kyverno's webhook, background controller and policy
 // controller for generate rules, over one simulated cluster.
@@ -75,12 +83,25 @@ type Controller struct {
 	// applied holds, per downstream UID, what Kyverno last applied with
 	// server-side apply: the fields its "generate" field manager owns.
 	applied map[string]resource.Object
+	// processed counts the UpdateRequests processed so far; exhausted is
+	// set once a run-wide limit (MaxRequests, MaxObjects) stopped Reconcile.
+	processed int
+	exhausted error
 }
 
 // New returns a controller over store.
 func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, rec Recorder, opts Options) *Controller {
 	if opts.MaxRequestsPerReconcile <= 0 {
 		opts.MaxRequestsPerReconcile = DefaultOptions.MaxRequestsPerReconcile
+	}
+	if opts.MaxRequests <= 0 {
+		opts.MaxRequests = DefaultOptions.MaxRequests
+	}
+	if opts.MaxObjects <= 0 {
+		opts.MaxObjects = DefaultOptions.MaxObjects
+	}
+	if opts.MaxForEachElements <= 0 {
+		opts.MaxForEachElements = DefaultOptions.MaxForEachElements
 	}
 	return &Controller{
 		store: store, clock: clock, eval: eval, rec: rec, opts: opts,
@@ -188,6 +209,9 @@ func (c *Controller) Reconcile() {
 	}
 	processed := 0
 	for len(c.queue) > 0 {
+		if c.limitReached() {
+			return
+		}
 		if processed >= c.opts.MaxRequestsPerReconcile {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, nil, nil, "", nil, fmt.Sprintf(
 				"did not converge: %d UpdateRequests were processed in this step and %d more are queued; "+
@@ -201,9 +225,40 @@ func (c *Controller) Reconcile() {
 		c.queue = c.queue[1:]
 		delete(c.pending, ur.key())
 		processed++
+		c.processed++
 		c.process(ur)
 	}
 }
+
+// ErrLimit marks a run-wide limit that stopped the controller.
+var ErrLimit = errors.New("limit exceeded")
+
+// limitReached checks the run-wide limits before an UpdateRequest is
+// processed; once one is reached it records why, reports it as a "did not
+// converge" event, drops the queue, and stays reached.
+func (c *Controller) limitReached() bool {
+	if c.exhausted == nil {
+		switch {
+		case c.processed >= c.opts.MaxRequests:
+			c.exhausted = fmt.Errorf("%w: Kyverno processed %d UpdateRequests in this run (the most genplay allows)", ErrLimit, c.processed)
+		case c.store.Len() >= c.opts.MaxObjects:
+			c.exhausted = fmt.Errorf("%w: the cluster holds %d objects (the most genplay allows)", ErrLimit, c.store.Len())
+		default:
+			return false
+		}
+		c.emit(timeline.ActorKyverno, timeline.ActionFailed, nil, nil, "", nil, fmt.Sprintf(
+			"did not converge: %v; %d UpdateRequests are still queued and genplay dropped them", c.exhausted, len(c.queue)))
+	}
+	c.queue = nil
+	c.pending = map[string]bool{}
+	return true
+}
+
+// Processed reports how many UpdateRequests the controller has processed.
+func (c *Controller) Processed() int { return c.processed }
+
+// Exhausted reports the run-wide limit that stopped the controller, or nil.
+func (c *Controller) Exhausted() error { return c.exhausted }
 
 // Pending reports how many UpdateRequests are queued.
 func (c *Controller) Pending() int { return len(c.queue) }
@@ -237,10 +292,11 @@ func (c *Controller) findByUID(t trigger) resource.Object {
 			return obj
 		}
 	}
-	for _, obj := range c.store.List(cluster.Query{APIVersion: t.GVK.APIVersion(), Kind: t.GVK.Kind, Namespace: t.Namespace}) {
-		if obj.UID() == t.UID && (t.Namespace != "" || obj.Namespace() == "") {
-			return obj
-		}
+	// The store's uid index: a trigger named only by uid (downstream labels
+	// carry no name) costs the same in any size of cluster.
+	obj, err := c.store.GetByUID(t.ref(), t.UID)
+	if err == nil && (t.Namespace != "" || obj.Namespace() == "") {
+		return obj
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kyverno/go-jmespath"
 
+	"github.com/genplay/genplay/engine/internal/nesting"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 )
@@ -425,6 +426,9 @@ func parseJMESPath(expr string) (err error) {
 			err = fmt.Errorf("%v", r)
 		}
 	}()
+	if err := nesting.Check(expr); err != nil {
+		return err
+	}
 	_, err = jmespath.NewParser().Parse(expr)
 	return err
 }

@@ -11,6 +11,7 @@ import (
 
 	gojmespath "github.com/kyverno/go-jmespath"
 
+	"github.com/genplay/genplay/engine/internal/nesting"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -130,6 +131,9 @@ func (e *Evaluator) search(expr string, data any) (result any, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("JMESPath query failed: %w", err)
 	}
+	if d := nesting.ValueDepth(out, nesting.MaxValueDepth); d > nesting.MaxValueDepth {
+		return nil, fmt.Errorf("JMESPath query failed: the result nests more than %d levels deep", nesting.MaxValueDepth)
+	}
 	return out, nil
 }
 
@@ -150,6 +154,9 @@ func (e *Evaluator) compile(expr string) (*gojmespath.ASTNode, error) {
 	}
 	if len(expr) > maxExpression {
 		return nil, fmt.Errorf("expression is %d bytes long, more than the limit of %d", len(expr), maxExpression)
+	}
+	if err := nesting.Check(expr); err != nil {
+		return nil, err
 	}
 	node, err := parse(expr)
 	if err != nil {

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
+)
+
+// The expected outcome of every test of Kyverno's generate conformance
+// suite lives in testdata/conformance-expected.yaml; the tests themselves
+// stay in ../shared (Kyverno's data, not ours). GENPLAY_UPDATE=1 rewrites
+// the list from a run, keeping the hand-written reasons of expected
+// failures.
+
+const expectedFile = "testdata/conformance-expected.yaml"
+
+// Expected statuses: a run's pass and skip, and two kinds of failure.
+const (
+	// expectXFail: the test contradicts Kyverno's code (SEMANTICS.md ⚠);
+	// genplay follows the code, so the test fails.
+	expectXFail = "xfail"
+	// expectFail: genplay is wrong here (a known bug, with its reason).
+	expectFail = "fail"
+)
+
+type expectation struct {
+	Status string `yaml:"status"`
+	Reason string `yaml:"reason,omitempty"`
+}
+
+type expectations struct {
+	// Suite is the folder the tests are in, relative to the repo root.
+	Suite string                 `yaml:"suite"`
+	Tests map[string]expectation `yaml:"tests"`
+}
+
+// conformanceDir returns Kyverno's chainsaw tests folder, skipping the test
+// when it is absent (failing under CI=true).
+func conformanceDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("GENPLAY_CONFORMANCE")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "conformance", "chainsaw")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("Kyverno's conformance tests are required under CI=true: %s is missing (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE): %v", dir, err)
+		}
+		t.Skipf("Kyverno's conformance tests are not at %s (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE)", dir)
+	}
+	return dir
+}
+
+// suiteKey names a test in the list: its folder relative to the suite root.
+func suiteKey(root, display string) string {
+	abs, _ := filepath.Abs(display)
+	absRoot, _ := filepath.Abs(root)
+	rel, err := filepath.Rel(absRoot, filepath.Dir(abs))
+	if err != nil {
+		return display
+	}
+	return filepath.ToSlash(rel)
+}
+
+func TestConformanceSuiteMatchesTheExpectedOutcomes(t *testing.T) {
+	root := conformanceDir(t)
+	suite := filepath.Join(root, "generate")
+	report, err := runSuite([]string{suite})
+	require.NoError(t, err)
+	require.Len(t, report.Tests, 130, "Kyverno's generate suite holds 130 tests")
+
+	data, err := os.ReadFile(expectedFile)
+	require.NoError(t, err)
+	var want expectations
+	require.NoError(t, yaml.Unmarshal(data, &want))
+
+	if os.Getenv("GENPLAY_UPDATE") != "" {
+		writeExpectations(t, suite, report, want)
+		return
+	}
+
+	seen := map[string]bool{}
+	passed := 0
+	for _, got := range report.Tests {
+		key := suiteKey(suite, got.Path)
+		seen[key] = true
+		if got.Status == statusPass {
+			passed++
+		}
+		exp, ok := want.Tests[key]
+		if !assert.True(t, ok, "%s is not in %s (GENPLAY_UPDATE=1 adds it)", key, expectedFile) {
+			continue
+		}
+		wantStatus := exp.Status
+		if wantStatus == expectXFail {
+			wantStatus = expectFail
+		}
+		if got.Status != wantStatus {
+			t.Errorf("%s: %s, but the list expects %s (%s)\n  reason: %s\n  %s", key, got.Status, exp.Status,
+				exp.Reason, got.Reason, strings.Join(got.detail, "\n  "))
+		}
+		if got.Status == statusSkip {
+			assert.NotEmpty(t, got.Reason, "%s: a skip names its reason", key)
+		}
+	}
+	for key := range want.Tests {
+		assert.True(t, seen[key], "%s is in %s but not in the suite", key, expectedFile)
+	}
+	t.Logf("%d of %d conformance tests pass", passed, len(report.Tests))
+}
+
+// writeExpectations rewrites the list from a run. Skip reasons come from
+// the run; a failure keeps its hand-written reason and status (xfail or
+// fail), and a new failure is recorded as fail with the run's reason.
+func writeExpectations(t *testing.T, suite string, report *testReport, old expectations) {
+	t.Helper()
+	out := expectations{Suite: old.Suite, Tests: map[string]expectation{}}
+	for _, got := range report.Tests {
+		key := suiteKey(suite, got.Path)
+		prev := old.Tests[key]
+		switch got.Status {
+		case statusPass:
+			out.Tests[key] = expectation{Status: statusPass}
+		case statusSkip:
+			out.Tests[key] = expectation{Status: statusSkip, Reason: got.Reason}
+		default:
+			if prev.Status == expectXFail || prev.Status == expectFail {
+				out.Tests[key] = prev
+			} else {
+				out.Tests[key] = expectation{Status: expectFail, Reason: "new failure: " + got.Reason}
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("# Expected outcome of each test of Kyverno's generate conformance suite under genplay.\n")
+	b.WriteString("# Checked by TestConformanceSuiteMatchesTheExpectedOutcomes (cmd/genplay); refresh with\n")
+	b.WriteString("# GENPLAY_UPDATE=1 go test ./cmd/genplay -run Conformance (reasons of failures are kept).\n")
+	b.WriteString("# status: pass | skip (genplay cannot run it honestly) | xfail (the test contradicts Kyverno's\n")
+	b.WriteString("# code, see ../shared/kyverno/SEMANTICS.md) | fail (a known genplay bug).\n")
+	fmt.Fprintf(&b, "suite: %s\n", out.Suite)
+	b.WriteString("tests:\n")
+	keys := make([]string, 0, len(out.Tests))
+	for k := range out.Tests {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		e := out.Tests[k]
+		if e.Reason == "" {
+			fmt.Fprintf(&b, "  %s: {status: %s}\n", k, e.Status)
+			continue
+		}
+		reason, err := yaml.Marshal(e.Reason)
+		require.NoError(t, err)
+		fmt.Fprintf(&b, "  %s:\n    status: %s\n    reason: %s", k, e.Status, reason)
+	}
+	require.NoError(t, os.WriteFile(expectedFile, []byte(b.String()), 0o644))
+	t.Logf("wrote %s", expectedFile)
+}
+
+func TestNamespacedPolicyTestsPass(t *testing.T) {
+	report, err := runSuite([]string{filepath.Join("..", "..", "engine", "testdata", "chainsaw", "policy")})
+	require.NoError(t, err)
+	require.NotEmpty(t, report.Tests)
+	for _, got := range report.Tests {
+		assert.Equal(t, statusPass, got.Status, "%s: %s\n  %s", got.Path, got.Reason, strings.Join(got.detail, "\n  "))
+	}
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/genplay/genplay/engine/hostile"
+	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// TestHostileInputGivesAClearErrorWithinBounds runs every hostile input
+// through the facade: no panic (no internal error), the documented answer,
+// and bounded work, measured as bytes allocated and the timeline's size.
+func TestHostileInputGivesAClearErrorWithinBounds(t *testing.T) {
+	for _, in := range hostile.Inputs() {
+		t.Run(in.Name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			res := Run("hostile.yaml", in.Data, Options{})
+			runtime.ReadMemStats(&after)
+			require.NotNil(t, res)
+			out, err := timeline.Marshal(res)
+			require.NoError(t, err)
+			for _, d := range res.Diagnostics {
+				assert.NotContains(t, d.Message, "internal error", "no panic")
+			}
+			assert.LessOrEqual(t, len(res.Diagnostics), maxDiagnostics+1, "diagnostics are capped")
+			if in.Anywhere {
+				assert.Contains(t, string(out), in.Want)
+			} else if in.Want != "" {
+				errs := errorDiagnostics(res)
+				require.NotEmpty(t, errs, "an error diagnostic")
+				assert.Contains(t, errs[0], in.Want)
+			}
+			// The bound is generous on purpose: parsing allocates about 400
+			// bytes per input byte in the worst case measured (a Test of
+			// 100,000 one-line steps: 1 MB in, 407 MB allocated, most of it
+			// garbage), see /work/hardening-notes.md.
+			alloc := after.TotalAlloc - before.TotalAlloc
+			budget := uint64(64<<20 + 512*len(in.Data))
+			assert.LessOrEqual(t, alloc, budget, "bytes allocated")
+			assert.LessOrEqual(t, len(out), DefaultLimits.TimelineBytes+4<<20, "timeline size")
+			t.Logf("input %d bytes, allocated %d bytes, timeline %d bytes, %d steps", len(in.Data), alloc, len(out), len(res.Steps))
+		})
+	}
+}
+
+// TestYAMLIsReadAsKubernetesReadsIt compares package source with
+// sigs.k8s.io/yaml (YAML 1.1, the library kubectl and the API machinery
+// use): the same JSON, or an error from both.
+func TestYAMLIsReadAsKubernetesReadsIt(t *testing.T) {
+	scalars := []string{"on", "off", "On", "ON", "no", "No", "NO", "y", "Y", "n", "N", "yes", "Yes", "true", "True", "FALSE",
+		"~", "null", "Null", "0x1F", "0o17", "017", "0b101", "1_000", "+12", "-0", "00", "09", ".inf", "-.Inf", ".nan",
+		"1e400", "1e3", "1.0", "0.", ".5", "+.5", "1e", "12:30", "190:20:30", "2024-01-01", "=", "<<", "'on'", `"no"`,
+		"0x_1F", "1__0", "!!str on", "!!bool yes", "!!int 017", "!!float 1"}
+	// Known difference, reported to engine/source: "!!binary aGVsbG8="
+	// is "hello" for Kubernetes and stays "aGVsbG8=" in genplay.
+	for _, s := range scalars {
+		t.Run(fmt.Sprintf("%s as a value and as a key", s), func(t *testing.T) {
+			in := []byte("k: " + s + "\n" + s + ": v\n")
+			docs, diags := source.Parse("x.yaml", in)
+			want, kerr := sigsyaml.YAMLToJSON(in)
+			if kerr != nil {
+				assert.True(t, diags.HasErrors(), "Kubernetes rejects it (%v); so must genplay", kerr)
+				return
+			}
+			require.False(t, diags.HasErrors(), "Kubernetes accepts it as %s; genplay says %v", want, diags)
+			require.Len(t, docs, 1)
+			got, err := json.Marshal(docs[0].Value)
+			require.NoError(t, err)
+			assert.JSONEq(t, string(want), string(got))
+		})
+	}
+}

@@ -1,0 +1,1773 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/genplay/genplay/engine/assert"
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// This file interprets chainsaw script and command operations: kubectl
+// calls (with their pipelines into jq, grep or another kubectl) run against
+// the simulated cluster, producing the stdout, stderr and exit status a
+// real shell would, then the operation's check runs with $error, $stdout
+// and $stderr bound. What cannot be simulated honestly makes the test skip.
+
+// scriptResult is what a script or command printed and how it ended.
+type scriptResult struct {
+	stdout, stderr strings.Builder
+	status         int
+}
+
+// script runs a script or command operation.
+func (r *runner) script(stepName string, op *scenario.Operation, bindings map[string]any) bool {
+	cmds, err := r.parseScript(op, bindings)
+	if err != nil {
+		var u *scenario.UnsupportedError
+		if errors.As(err, &u) {
+			r.skip(op, u)
+			return false
+		}
+		r.s.begin(stepName, op.Type, op.Type+" (not understood)")
+		r.s.cur.Error = err.Error()
+		r.res.Passed = false
+		r.diag(op.Pos, fmt.Sprintf("%s: %v", op.Type, err))
+		r.s.end()
+		return false
+	}
+	for i := range cmds {
+		if err := r.precheck(&cmds[i]); err != nil {
+			var u *scenario.UnsupportedError
+			if errors.As(err, &u) {
+				if u.Line == 0 {
+					u.Line = cmds[i].Line
+				}
+				r.skip(op, u)
+				return false
+			}
+		}
+	}
+	res := &scriptResult{}
+	status := 0
+	var last *timeline.Step
+	for i := range cmds {
+		c := &cmds[i]
+		if c.AndThen && status != 0 {
+			continue
+		}
+		if r.limited(op.Pos) {
+			return false
+		}
+		r.s.begin(stepName, op.Type, c.Text)
+		code, err := r.pipeline(c, res)
+		if err != nil {
+			var u *scenario.UnsupportedError
+			if errors.As(err, &u) {
+				r.s.end()
+				if u.Line == 0 {
+					u.Line = c.Line
+				}
+				r.skip(op, u)
+				return false
+			}
+			return r.scriptFailed(op, err)
+		}
+		if c.IgnoreError {
+			code = 0
+		}
+		status = code
+		last = r.s.end()
+		if code != 0 && c.ExitOnError {
+			break
+		}
+	}
+	res.status = status
+	return r.scriptCheck(op, bindings, res, last)
+}
+
+// skip marks the test skipped because of an operation genplay cannot run.
+func (r *runner) skip(op *scenario.Operation, u *scenario.UnsupportedError) {
+	where := op.Pos.String()
+	if u.Line > 0 && op.Type == scenario.OpScript {
+		where += fmt.Sprintf(" (script line %d)", u.Line)
+	}
+	r.res.Skipped = fmt.Sprintf("%s: the %s %s", where, op.Type, u.Reason)
+}
+
+func (r *runner) scriptFailed(op *scenario.Operation, err error) bool {
+	if r.s.cur != nil {
+		r.s.cur.Error = err.Error()
+		r.s.end()
+	}
+	r.res.Passed = false
+	r.diag(op.Pos, fmt.Sprintf("%s: %v", op.Type, err))
+	return false
+}
+
+// parseScript turns the operation into kubectl commands, with chainsaw's
+// environment ($NAMESPACE and the operation's env).
+func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) ([]scenario.Command, error) {
+	if op.Script == nil {
+		return nil, fmt.Errorf("the operation has no content")
+	}
+	env := map[string]string{"NAMESPACE": r.ns}
+	if len(op.Script.Env) > 0 {
+		b, err := scenario.ResolveBindings(bindings, op.Script.Env)
+		if err != nil {
+			return nil, fmt.Errorf("env: %w", err)
+		}
+		for _, e := range op.Script.Env {
+			env[e.Name] = stringValue(b[e.Name])
+		}
+	}
+	if op.Script.WorkDir != "" {
+		return nil, &scenario.UnsupportedError{Reason: "sets workDir, which genplay does not simulate"}
+	}
+	if op.Type == scenario.OpCommand {
+		args := make([]string, len(op.Script.Args))
+		for i, a := range op.Script.Args {
+			args[i] = os.Expand(a, func(k string) string { return env[k] })
+		}
+		c, err := scenario.ParseCommand(op.Script.Entrypoint, args)
+		if err != nil {
+			return nil, err
+		}
+		return []scenario.Command{c}, nil
+	}
+	return scenario.ParseScriptEnv(op.Script.Content, env)
+}
+
+func stringValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case string:
+		return x
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Sprint(x)
+		}
+		return string(b)
+	}
+}
+
+// scriptCheck applies the operation's check (or, without one, requires
+// success), as chainsaw does.
+func (r *runner) scriptCheck(op *scenario.Operation, bindings map[string]any, res *scriptResult, last *timeline.Step) bool {
+	var errVal any
+	if res.status != 0 {
+		errVal = fmt.Sprintf("exit status %d", res.status)
+	}
+	stdout, stderr := res.stdout.String(), res.stderr.String()
+	var failures []string
+	if op.Script.Check == nil {
+		if errVal != nil {
+			failures = append(failures, fmt.Sprintf("the %s failed (%s)", op.Type, errVal))
+		}
+	} else {
+		b := withBinding(withBinding(withBinding(bindings, "error", errVal), "stdout", stdout), "stderr", stderr)
+		failures = assert.Match(op.Script.Check, nil, b)
+	}
+	if last != nil {
+		last.Check = &timeline.Check{Passed: len(failures) == 0, Failures: failures}
+		if errVal != nil {
+			last.Error = fmt.Sprint(errVal)
+		}
+	}
+	if len(failures) == 0 {
+		return true
+	}
+	r.res.Passed = false
+	msg := strings.Join(failures, "; ")
+	msg += "\n  stdout: " + quoteOutput(stdout) + "\n  stderr: " + quoteOutput(stderr)
+	r.diag(op.Pos, op.Type+" failed: "+msg)
+	return false
+}
+
+func quoteOutput(s string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return "(empty)"
+	}
+	if len(s) > 2000 {
+		s = s[:2000] + "…"
+	}
+	return strings.ReplaceAll(s, "\n", "\n          ")
+}
+
+// precheck rejects, before anything runs, the commands genplay cannot
+// simulate honestly, so a skipped test has no half-run script.
+func (r *runner) precheck(c *scenario.Command) error {
+	if err := r.precheckOne(c); err != nil {
+		return err
+	}
+	for _, st := range c.Pipe {
+		if st.Kubectl != nil {
+			if err := r.precheckOne(st.Kubectl); err != nil {
+				return err
+			}
+		}
+		if st.Program == "jq" && !jqAvailable {
+			return &scenario.UnsupportedError{Reason: "pipes into jq, which this build of genplay (the browser one) does not include; run it with the genplay CLI"}
+		}
+	}
+	return nil
+}
+
+func (r *runner) precheckOne(c *scenario.Command) error {
+	switch c.Verb {
+	case "exec":
+		return &scenario.UnsupportedError{Reason: "runs kubectl exec: a real cluster runs a command in a container and sends Kyverno a CONNECT admission request for the pods/exec subresource (kind PodExecOptions); genplay runs no containers and its controller does not receive subresource requests"}
+	case "evict":
+		return &scenario.UnsupportedError{Reason: "runs kubectl evict: a real cluster sends Kyverno an admission request for the pods/eviction subresource (kind Eviction) and then deletes the pod; genplay's controller does not receive subresource requests"}
+	case "describe":
+		return &scenario.UnsupportedError{Reason: "runs kubectl describe, whose output genplay does not reproduce"}
+	case "wait":
+		if f := last(c.Flags["for"]); !strings.HasPrefix(f, "delete") && !strings.HasPrefix(f, "jsonpath=") {
+			return &scenario.UnsupportedError{Reason: "waits for " + f + ": simulated objects have no controllers or kubelet to set status conditions"}
+		}
+	case "run":
+		if len(c.ExecArgs) > 0 || c.Flags["rm"] != nil || c.Flags["stdin"] != nil || c.Flags["attach"] != nil {
+			return &scenario.UnsupportedError{Reason: "runs a command in a container with kubectl run, which genplay cannot do (it runs no containers)"}
+		}
+	}
+	if c.DryRun == "server" {
+		return &scenario.UnsupportedError{Reason: "uses --dry-run=server, which genplay does not simulate"}
+	}
+	if c.As != "" && c.Verb != "create" && c.Verb != "apply" && c.Verb != "delete" && c.Verb != "get" {
+		return &scenario.UnsupportedError{Reason: "impersonates " + c.As + " with kubectl " + c.Verb + ", which genplay simulates only for create, apply, delete and get"}
+	}
+	if c.Flags["as-group"] != nil {
+		return &scenario.UnsupportedError{Reason: "impersonates groups (--as-group), which genplay does not simulate"}
+	}
+	if o := c.Output; o != "" && o != "json" && o != "yaml" && o != "name" && o != "wide" {
+		return &scenario.UnsupportedError{Reason: "prints -o " + o + ", which genplay does not reproduce (only json, yaml and name)"}
+	}
+	return nil
+}
+
+func last(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
+
+// pipeline runs one command with its pipe stages and appends the output to
+// res; it returns the exit status of the last stage.
+func (r *runner) pipeline(c *scenario.Command, res *scriptResult) (int, error) {
+	out, errOut, code, err := r.kubectl(c, c.Stdin)
+	if err != nil {
+		return 0, err
+	}
+	if c.DiscardStderr {
+		errOut = ""
+	}
+	if c.MergeStderr {
+		out, errOut = errOut+out, ""
+	}
+	if c.DiscardStdout {
+		out = ""
+	}
+	res.stderr.WriteString(errOut)
+	for _, st := range c.Pipe {
+		var o, e string
+		switch st.Program {
+		case "grep":
+			o, code, err = grep(st, out)
+		case "jq":
+			o, e, code, err = runJQ(st, out)
+		case "kubectl":
+			o, e, code, err = r.kubectl(st.Kubectl, out)
+		default:
+			err = &scenario.UnsupportedError{Reason: "pipes into " + st.Program}
+		}
+		if err != nil {
+			return 0, err
+		}
+		if st.DiscardStderr {
+			e = ""
+		}
+		if st.MergeStderr {
+			o, e = e+o, ""
+		}
+		if st.DiscardStdout {
+			o = ""
+		}
+		res.stderr.WriteString(e)
+		out = o
+	}
+	res.stdout.WriteString(out)
+	return code, nil
+}
+
+// grep is grep(1) over text: exit 0 when a line matched, 1 otherwise.
+func grep(st scenario.Stage, text string) (string, int, error) {
+	pattern := st.Expr
+	switch {
+	case st.Options["F"]:
+		pattern = regexp.QuoteMeta(pattern)
+	case !st.Options["E"]:
+		pattern = basicRegexp(pattern)
+	}
+	if st.Options["w"] {
+		pattern = `(?:^|\W)(?:` + pattern + `)(?:\W|$)`
+	}
+	if st.Options["x"] {
+		pattern = `^(?:` + pattern + `)$`
+	}
+	if st.Options["i"] {
+		pattern = "(?i)" + pattern
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return "", 2, &scenario.UnsupportedError{Reason: fmt.Sprintf("greps for %q, a pattern genplay cannot translate: %v", st.Expr, err)}
+	}
+	var out strings.Builder
+	n := 0
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if text == "" {
+		lines = nil
+	}
+	for _, line := range lines {
+		if re.MatchString(line) != st.Options["v"] {
+			n++
+			if !st.Options["q"] && !st.Options["c"] {
+				out.WriteString(line + "\n")
+			}
+		}
+	}
+	if st.Options["c"] && !st.Options["q"] {
+		fmt.Fprintf(&out, "%d\n", n)
+	}
+	if n == 0 {
+		return out.String(), 1, nil
+	}
+	return out.String(), 0, nil
+}
+
+// basicRegexp turns a POSIX basic regular expression (GNU flavour) into Go
+// syntax: + ? | ( ) { } are literal unless escaped.
+func basicRegexp(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && i+1 < len(p) && strings.IndexByte("+?|(){}", p[i+1]) >= 0:
+			b.WriteByte(p[i+1])
+			i++
+		case strings.IndexByte("+?|(){}", c) >= 0:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// kubectlOutput collects one kubectl call's output.
+type kubectlOutput struct {
+	stdout, stderr strings.Builder
+	code           int
+}
+
+func (o *kubectlOutput) errorf(format string, args ...any) {
+	fmt.Fprintf(&o.stderr, format+"\n", args...)
+	o.code = 1
+}
+
+// serverError prints an API error as kubectl does.
+func (o *kubectlOutput) serverError(err error, context string) {
+	var se *cluster.StatusError
+	prefix := "Error from server"
+	if errors.As(err, &se) {
+		prefix += " (" + string(se.Reason) + ")"
+	}
+	if context != "" {
+		o.errorf("%s: %s: %v", prefix, context, err)
+		return
+	}
+	o.errorf("%s: %v", prefix, err)
+}
+
+// kubectl runs one kubectl call with stdin.
+func (r *runner) kubectl(c *scenario.Command, stdin string) (stdout, stderr string, code int, err error) {
+	if err := r.precheckOne(c); err != nil {
+		return "", "", 0, err
+	}
+	o := &kubectlOutput{}
+	user, err := r.impersonate(c)
+	if err != nil {
+		return "", "", 0, err
+	}
+	switch c.Verb {
+	case "apply", "replace":
+		err = r.kubectlApply(c, stdin, user, o)
+	case "create":
+		err = r.kubectlCreate(c, stdin, user, o)
+	case "delete":
+		err = r.kubectlDelete(c, stdin, user, o)
+	case "get":
+		err = r.kubectlGet(c, o)
+	case "label", "annotate":
+		err = r.kubectlLabel(c, o)
+	case "patch":
+		err = r.kubectlPatch(c, stdin, o)
+	case "run":
+		err = r.kubectlRun(c, o)
+	case "scale":
+		err = r.kubectlScale(c, o)
+	case "wait":
+		err = r.kubectlWait(c, o)
+	default:
+		err = &scenario.UnsupportedError{Reason: "runs kubectl " + c.Verb + ", which genplay does not simulate"}
+	}
+	return o.stdout.String(), o.stderr.String(), o.code, err
+}
+
+// impersonate returns the user of --as: genplay enforces no RBAC, but the
+// user, groups and the roles bound to them reach Kyverno as in a real
+// admission request.
+func (r *runner) impersonate(c *scenario.Command) (*generate.UserInfo, error) {
+	if c.As == "" {
+		return nil, nil
+	}
+	if strings.HasPrefix(c.As, "system:serviceaccount:") {
+		return nil, &scenario.UnsupportedError{Reason: "impersonates the service account " + c.As + ", which genplay does not simulate"}
+	}
+	u := &generate.UserInfo{Username: c.As, Groups: []string{"system:authenticated"}}
+	u.Roles, u.ClusterRoles = r.boundRoles(u)
+	return u, nil
+}
+
+// boundRoles lists the Roles ("namespace:name") and ClusterRoles bound to
+// a user, as Kyverno computes them for request.roles and
+// request.clusterRoles.
+func (r *runner) boundRoles(u *generate.UserInfo) (roles, clusterRoles []string) {
+	subjectMatches := func(b resource.Object) bool {
+		subjects, _ := b.Nested("subjects")
+		list, _ := subjects.([]any)
+		for _, s := range list {
+			m, _ := s.(map[string]any)
+			kind, _ := m["kind"].(string)
+			name, _ := m["name"].(string)
+			if kind == "User" && name == u.Username {
+				return true
+			}
+			if kind == "Group" {
+				for _, g := range u.Groups {
+					if g == name {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for _, b := range r.s.store.List(cluster.Query{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRoleBinding"}) {
+		if subjectMatches(b) {
+			clusterRoles = append(clusterRoles, b.NestedString("roleRef", "name"))
+		}
+	}
+	for _, b := range r.s.store.List(cluster.Query{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"}) {
+		if !subjectMatches(b) {
+			continue
+		}
+		if b.NestedString("roleRef", "kind") == "ClusterRole" {
+			clusterRoles = append(clusterRoles, b.NestedString("roleRef", "name"))
+		} else {
+			roles = append(roles, b.Namespace()+":"+b.NestedString("roleRef", "name"))
+		}
+	}
+	sort.Strings(roles)
+	sort.Strings(clusterRoles)
+	return roles, clusterRoles
+}
+
+// kubectlNames are kubectl's short names for the kinds genplay serves.
+var kubectlNames = map[string]string{
+	"cm": "configmaps", "ns": "namespaces", "po": "pods", "svc": "services", "sa": "serviceaccounts",
+	"deploy": "deployments", "rs": "replicasets", "ds": "daemonsets", "sts": "statefulsets", "cj": "cronjobs",
+	"pvc": "persistentvolumeclaims", "pv": "persistentvolumes", "netpol": "networkpolicies", "ing": "ingresses",
+	"pdb": "poddisruptionbudgets", "cpol": "clusterpolicies", "pol": "policies", "ur": "updaterequests",
+	"crd": "customresourcedefinitions", "crds": "customresourcedefinitions", "ev": "events", "limits": "limitranges",
+	"quota": "resourcequotas", "no": "nodes", "ep": "endpoints", "sc": "storageclasses", "pc": "priorityclasses",
+	"hpa": "horizontalpodautoscalers", "rc": "replicationcontrollers", "csr": "certificatesigningrequests",
+	"polr": "policyreports", "cpolr": "clusterpolicyreports", "ccpol": "clustercleanuppolicies",
+	"cleanpol": "cleanuppolicies", "polex": "policyexceptions", "updaterequest": "updaterequests",
+}
+
+// resolveType finds the kind a kubectl resource type names: "cm",
+// "configmap", "configmaps", "ConfigMap", "deployments.apps".
+func (r *runner) resolveType(t string) (cluster.KindInfo, bool) {
+	name, group, hasGroup := strings.Cut(strings.ToLower(t), ".")
+	if hasGroup {
+		// TYPE.VERSION.GROUP
+		if v, g, ok := strings.Cut(group, "."); ok && regexp.MustCompile(`^v\d`).MatchString(v) {
+			group = g
+		}
+	}
+	if full, ok := kubectlNames[name]; ok {
+		name = full
+	}
+	for _, k := range r.s.store.Kinds() {
+		if hasGroup && k.Group != group {
+			continue
+		}
+		if k.Resource == name || strings.ToLower(k.Kind) == name {
+			return k, true
+		}
+	}
+	return cluster.KindInfo{}, false
+}
+
+// target is an object named on kubectl's command line.
+type target struct {
+	info cluster.KindInfo
+	name string
+}
+
+// targets reads "TYPE NAME..." or "TYPE/NAME..." from args; extra are the
+// arguments left over (label's key=value pairs). A TYPE with no names
+// yields one target with an empty name.
+func (r *runner) targets(args []string, o *kubectlOutput) ([]target, []string, bool) {
+	if len(args) == 0 {
+		o.errorf("error: you must specify the type of resource to get")
+		return nil, nil, false
+	}
+	var out []target
+	if strings.Contains(args[0], "/") {
+		i := 0
+		for ; i < len(args) && strings.Contains(args[i], "/"); i++ {
+			t, n, _ := strings.Cut(args[i], "/")
+			info, ok := r.resolveType(t)
+			if !ok {
+				o.errorf("error: the server doesn't have a resource type %q", t)
+				return nil, nil, false
+			}
+			out = append(out, target{info: info, name: n})
+		}
+		return out, args[i:], true
+	}
+	if strings.Contains(args[0], ",") {
+		o.errorf("error: genplay does not simulate lists of resource types (%s)", args[0])
+		return nil, nil, false
+	}
+	info, ok := r.resolveType(args[0])
+	if !ok {
+		o.errorf("error: the server doesn't have a resource type %q", args[0])
+		return nil, nil, false
+	}
+	rest := args[1:]
+	var names, extra []string
+	for _, a := range rest {
+		if strings.Contains(a, "=") || strings.HasSuffix(a, "-") && len(names) > 0 {
+			extra = append(extra, a)
+		} else {
+			names = append(names, a)
+		}
+	}
+	if len(names) == 0 {
+		return []target{{info: info}}, extra, true
+	}
+	for _, n := range names {
+		out = append(out, target{info: info, name: n})
+	}
+	return out, extra, true
+}
+
+func (r *runner) namespace(c *scenario.Command) string {
+	if c.Namespace != "" {
+		return c.Namespace
+	}
+	return r.ns
+}
+
+func (r *runner) refOf(c *scenario.Command, t target) resource.Ref {
+	ref := resource.Ref{APIVersion: t.info.APIVersion(), Kind: t.info.Kind, Name: t.name}
+	if t.info.Namespaced {
+		ref.Namespace = r.namespace(c)
+	}
+	return ref
+}
+
+// typeName is how kubectl names an object in its messages: configmap/x,
+// clusterpolicy.kyverno.io/x.
+func typeName(info cluster.KindInfo, name string) string {
+	s := strings.ToLower(info.Kind)
+	if info.Group != "" {
+		s += "." + info.Group
+	}
+	return s + "/" + name
+}
+
+func (r *runner) kindInfo(obj resource.Object) cluster.KindInfo {
+	if info, ok := r.s.store.KindInfo(obj.APIVersion(), obj.Kind()); ok {
+		return info
+	}
+	g, v := resource.SplitAPIVersion(obj.APIVersion())
+	return cluster.KindInfo{Group: g, Version: v, Kind: obj.Kind(), Resource: strings.ToLower(obj.Kind()) + "s"}
+}
+
+// manifests reads the objects of -f arguments ("-" and /dev/stdin read
+// stdin), in order.
+func (r *runner) manifests(c *scenario.Command, stdin string, o *kubectlOutput) ([]manifest, bool) {
+	if len(c.Files) == 0 {
+		o.errorf("error: must specify one of -f and -k")
+		return nil, false
+	}
+	type input struct {
+		name string
+		data []byte
+	}
+	var inputs []input
+	for _, f := range c.Files {
+		if f == "-" || f == "/dev/stdin" {
+			inputs = append(inputs, input{"STDIN", []byte(stdin)})
+			continue
+		}
+		files, err := r.expandPath(f)
+		if err != nil {
+			o.errorf("error: the path %q does not exist", f)
+			return nil, false
+		}
+		for _, p := range files {
+			b, err := r.readFile(p)
+			if err != nil {
+				o.errorf("error: the path %q does not exist", p)
+				return nil, false
+			}
+			inputs = append(inputs, input{p, b})
+		}
+	}
+	var out []manifest
+	for _, in := range inputs {
+		name, data := in.name, in.data
+		docs, diags := source.Parse(name, data)
+		if diags.HasErrors() {
+			o.errorf("error: error parsing %s: %v", name, diags.Err())
+			return nil, false
+		}
+		for _, d := range docs {
+			if d.Value == nil {
+				continue
+			}
+			m, ok := d.Value.(map[string]any)
+			if !ok {
+				o.errorf("error: error parsing %s: not an object", name)
+				return nil, false
+			}
+			obj := resource.Object(m)
+			if obj.Kind() == "List" {
+				items, _ := obj["items"].([]any)
+				for _, it := range items {
+					if im, ok := it.(map[string]any); ok {
+						out = append(out, manifest{file: name, obj: resource.Object(im)})
+					}
+				}
+				continue
+			}
+			if obj.APIVersion() == "" || obj.Kind() == "" {
+				o.errorf("error: error validating %q: apiVersion and kind are required", name)
+				return nil, false
+			}
+			out = append(out, manifest{file: name, obj: obj, doc: d})
+		}
+	}
+	return out, true
+}
+
+type manifest struct {
+	file string
+	obj  resource.Object
+	doc  *source.Document
+}
+
+// expandPath lists the files kubectl -f PATH reads: the file, or the
+// YAML and JSON files of a folder (not recursively, as without -R).
+func (r *runner) expandPath(p string) ([]string, error) {
+	if r.s.opts.Files == nil {
+		return []string{p}, nil
+	}
+	full := path.Join(path.Dir(r.t.File), p)
+	if !fs.ValidPath(full) {
+		return []string{p}, nil
+	}
+	info, err := fs.Stat(r.s.opts.Files, full)
+	if err != nil {
+		return nil, err
+	}
+	if !info.IsDir() {
+		return []string{p}, nil
+	}
+	entries, err := fs.ReadDir(r.s.opts.Files, full)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if ext := path.Ext(e.Name()); !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json") {
+			out = append(out, path.Join(p, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// readFile reads a file relative to the test's folder.
+func (r *runner) readFile(p string) ([]byte, error) {
+	if r.s.opts.Files == nil {
+		return nil, fmt.Errorf("no files are available to scripts here")
+	}
+	if path.IsAbs(p) {
+		return nil, fmt.Errorf("%s: absolute paths are not readable", p)
+	}
+	full := path.Join(path.Dir(r.t.File), p)
+	if !fs.ValidPath(full) {
+		return nil, fmt.Errorf("%s: outside the tests' folder", p)
+	}
+	return fs.ReadFile(r.s.opts.Files, full)
+}
+
+// defaultNamespace puts a namespaced object without one in the command's
+// namespace.
+func (r *runner) defaultNamespace(c *scenario.Command, obj resource.Object) {
+	if obj.Namespace() != "" {
+		return
+	}
+	if namespaced, known := r.s.store.Namespaced(obj.APIVersion(), obj.Kind()); namespaced || !known {
+		obj.Metadata()["namespace"] = r.namespace(c)
+	}
+}
+
+// kubectlWrite puts obj as the user (nil: the admin), recording warnings and
+// rejections on the current step as the runner's write does.
+func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *generate.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
+	before, getErr := r.s.store.Get(obj.Ref())
+	existed = getErr == nil
+	if user == nil {
+		out, warnings, err = r.s.Put(mode, obj, doc)
+	} else {
+		out, err = r.putAs(mode, obj, before, *user)
+	}
+	ref := obj.Ref()
+	r.s.cur.Warnings = append(r.s.cur.Warnings, warnings...)
+	for _, w := range warnings {
+		r.s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionWarned, Object: &ref, Reason: w})
+	}
+	if err != nil {
+		r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionRejected, Object: &ref, Reason: err.Error()})
+	}
+	if err == nil && existed && out != nil && out.ResourceVersion() == before.ResourceVersion() {
+		out = nil // unchanged
+	}
+	return out, existed, warnings, err
+}
+
+// putAs writes a (non-policy) object as an impersonated user.
+func (r *runner) putAs(mode string, obj, live resource.Object, user generate.UserInfo) (resource.Object, error) {
+	if policy.IsPolicy(obj) {
+		return nil, &scenario.UnsupportedError{Reason: "writes a Kyverno policy as an impersonated user, which genplay does not simulate"}
+	}
+	ref := obj.Ref()
+	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
+		Reason: "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
+			strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"})
+	var out resource.Object
+	var err error
+	switch {
+	case live == nil:
+		out, err = r.s.ctrl.Create(user, obj.DeepCopy())
+	case mode == ModeCreate:
+		_, err = r.s.store.Create(obj.DeepCopy())
+	default:
+		next := obj.DeepCopy()
+		if mode == ModeApply {
+			next = live.DeepCopy()
+			mergePatch(map[string]any(next), map[string]any(obj))
+		}
+		next.Metadata()["resourceVersion"] = live.ResourceVersion()
+		out, err = r.s.ctrl.Update(user, next)
+	}
+	if err != nil {
+		return nil, err
+	}
+	verb := timeline.ActionCreated
+	if live != nil {
+		verb = timeline.ActionUpdated
+	}
+	r.s.userEvent(verb, out.Ref(), "by "+user.Username+" (kubectl --as, "+mode+")")
+	return out, nil
+}
+
+func orNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func (r *runner) kubectlApply(c *scenario.Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+	mode, verb := ModeApply, "configured"
+	if c.Verb == "replace" {
+		mode, verb = ModeUpdate, "replaced"
+	}
+	ms, ok := r.manifests(c, stdin, o)
+	if !ok {
+		return nil
+	}
+	for _, m := range ms {
+		obj := m.obj.DeepCopy()
+		r.defaultNamespace(c, obj)
+		info := r.kindInfo(obj)
+		if c.DryRun != "" {
+			fmt.Fprintf(&o.stdout, "%s %s (%s dry run)\n", typeName(info, obj.Name()), "configured", c.DryRun)
+			continue
+		}
+		out, existed, warnings, err := r.kubectlWrite(mode, obj, m.doc, user)
+		for _, w := range warnings {
+			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
+		}
+		var u *scenario.UnsupportedError
+		if errors.As(err, &u) {
+			return err
+		}
+		switch {
+		case err != nil && !existed:
+			o.serverError(err, fmt.Sprintf("error when creating %q", m.file))
+		case err != nil && mode == ModeUpdate:
+			o.serverError(err, fmt.Sprintf("error when replacing %q", m.file))
+		case err != nil:
+			o.serverError(err, fmt.Sprintf("error when patching %q", m.file))
+		case !existed && mode == ModeUpdate:
+			o.serverError(err, "")
+		case !existed:
+			fmt.Fprintf(&o.stdout, "%s created\n", typeName(info, obj.Name()))
+		case out == nil:
+			fmt.Fprintf(&o.stdout, "%s unchanged\n", typeName(info, obj.Name()))
+		default:
+			fmt.Fprintf(&o.stdout, "%s %s\n", typeName(info, obj.Name()), verb)
+		}
+	}
+	return nil
+}
+
+func (r *runner) kubectlCreate(c *scenario.Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+	var objs []manifest
+	if len(c.Files) > 0 {
+		ms, ok := r.manifests(c, stdin, o)
+		if !ok {
+			return nil
+		}
+		objs = ms
+	} else {
+		obj, err := r.generator(c)
+		if err != nil {
+			return err
+		}
+		if obj == nil {
+			o.errorf("error: genplay cannot build this object from kubectl create's arguments")
+			return nil
+		}
+		objs = []manifest{{file: "", obj: obj}}
+	}
+	for _, m := range objs {
+		obj := m.obj.DeepCopy()
+		r.defaultNamespace(c, obj)
+		info := r.kindInfo(obj)
+		if c.DryRun != "" {
+			if c.Output != "" {
+				return r.printObjects(c, []resource.Object{obj}, true, o)
+			}
+			fmt.Fprintf(&o.stdout, "%s created (%s dry run)\n", typeName(info, obj.Name()), c.DryRun)
+			continue
+		}
+		_, existed, warnings, err := r.kubectlWrite(ModeCreate, obj, m.doc, user)
+		for _, w := range warnings {
+			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
+		}
+		var u *scenario.UnsupportedError
+		if errors.As(err, &u) {
+			return err
+		}
+		switch {
+		case err != nil && m.file != "":
+			o.serverError(err, fmt.Sprintf("error when creating %q", m.file))
+		case err != nil:
+			o.serverError(err, "")
+		case existed:
+			o.serverError(fmt.Errorf("%s %q already exists", info.Resource, obj.Name()), "")
+		default:
+			fmt.Fprintf(&o.stdout, "%s created\n", typeName(info, obj.Name()))
+		}
+	}
+	return nil
+}
+
+// generator builds the object of `kubectl create TYPE NAME ...`.
+func (r *runner) generator(c *scenario.Command) (resource.Object, error) {
+	if len(c.Targets) < 2 {
+		return nil, nil
+	}
+	kind, name := c.Targets[0], c.Targets[1]
+	md := map[string]any{"name": name}
+	switch kind {
+	case "namespace", "ns":
+		if len(c.Targets) != 2 {
+			return nil, nil
+		}
+		return resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": md}, nil
+	case "configmap", "cm":
+		data := map[string]any{}
+		for _, lit := range c.Flags["from-literal"] {
+			k, v, ok := strings.Cut(lit, "=")
+			if !ok {
+				return nil, nil
+			}
+			data[k] = v
+		}
+		if c.Flags["from-file"] != nil {
+			return nil, &scenario.UnsupportedError{Reason: "creates a ConfigMap --from-file, which genplay does not simulate"}
+		}
+		obj := resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": md}
+		if len(data) > 0 {
+			obj["data"] = data
+		}
+		return obj, nil
+	case "serviceaccount", "sa":
+		return resource.Object{"apiVersion": "v1", "kind": "ServiceAccount", "metadata": md}, nil
+	}
+	return nil, &scenario.UnsupportedError{Reason: "runs kubectl create " + kind + ", whose object genplay does not build (use -f)"}
+}
+
+// selector is a parsed -l label selector (equality-based and set-based
+// existence).
+type selector []func(map[string]string) bool
+
+func parseSelector(s string) (selector, error) {
+	var out selector
+	if s == "" {
+		return out, nil
+	}
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		switch {
+		case strings.Contains(part, " in ") || strings.Contains(part, " notin ") || strings.Contains(part, "("):
+			return nil, &scenario.UnsupportedError{Reason: "uses the set-based label selector " + part}
+		case strings.Contains(part, "!="):
+			k, v, _ := strings.Cut(part, "!=")
+			out = append(out, func(l map[string]string) bool { return l[strings.TrimSpace(k)] != strings.TrimSpace(v) })
+		case strings.Contains(part, "="):
+			k, v, _ := strings.Cut(part, "=")
+			v = strings.TrimPrefix(v, "=")
+			out = append(out, func(l map[string]string) bool {
+				got, ok := l[strings.TrimSpace(k)]
+				return ok && got == strings.TrimSpace(v)
+			})
+		case strings.HasPrefix(part, "!"):
+			k := part[1:]
+			out = append(out, func(l map[string]string) bool { _, ok := l[k]; return !ok })
+		default:
+			k := part
+			out = append(out, func(l map[string]string) bool { _, ok := l[k]; return ok })
+		}
+	}
+	return out, nil
+}
+
+func (s selector) matches(l map[string]string) bool {
+	for _, f := range s {
+		if !f(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// list returns the objects of a type the command selects.
+func (r *runner) list(c *scenario.Command, info cluster.KindInfo) ([]resource.Object, error) {
+	sel, err := parseSelector(c.Selector)
+	if err != nil {
+		return nil, err
+	}
+	q := cluster.Query{APIVersion: info.APIVersion(), Kind: info.Kind}
+	if info.Namespaced && !c.AllNamespaces {
+		q.Namespace = r.namespace(c)
+	}
+	var out []resource.Object
+	for _, obj := range r.s.store.List(q) {
+		if sel.matches(obj.Labels()) {
+			out = append(out, obj)
+		}
+	}
+	return out, nil
+}
+
+func (r *runner) noResources(c *scenario.Command, info cluster.KindInfo) string {
+	if info.Namespaced && !c.AllNamespaces {
+		return fmt.Sprintf("No resources found in %s namespace.", r.namespace(c))
+	}
+	return "No resources found"
+}
+
+func (r *runner) kubectlGet(c *scenario.Command, o *kubectlOutput) error {
+	ts, _, ok := r.targets(c.Targets, o)
+	if !ok {
+		return nil
+	}
+	var objs []resource.Object
+	single := len(ts) == 1 && ts[0].name != ""
+	for _, t := range ts {
+		if t.name == "" {
+			list, err := r.list(c, t.info)
+			if err != nil {
+				return err
+			}
+			objs = append(objs, list...)
+			if len(list) == 0 && len(ts) == 1 {
+				if c.Output == "json" || c.Output == "yaml" {
+					return r.printObjects(c, nil, false, o)
+				}
+				fmt.Fprintln(&o.stderr, r.noResources(c, t.info))
+				return nil
+			}
+			continue
+		}
+		obj, err := r.s.store.Get(r.refOf(c, t))
+		if err != nil {
+			if c.Flags["ignore-not-found"] != nil && last(c.Flags["ignore-not-found"]) == "true" && errors.Is(err, cluster.ErrNotFound) {
+				continue
+			}
+			o.serverError(err, "")
+			continue
+		}
+		objs = append(objs, obj)
+	}
+	if len(objs) == 0 {
+		return nil
+	}
+	return r.printObjects(c, objs, single, o)
+}
+
+// printObjects prints objects in the command's -o format.
+func (r *runner) printObjects(c *scenario.Command, objs []resource.Object, single bool, o *kubectlOutput) error {
+	var v any
+	if single && len(objs) == 1 {
+		v = map[string]any(objs[0])
+	} else {
+		items := make([]any, len(objs))
+		for i, obj := range objs {
+			items[i] = map[string]any(obj)
+		}
+		v = map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}
+	}
+	switch c.Output {
+	case "json":
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "    ")
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("print json: %w", err)
+		}
+		o.stdout.Write(buf.Bytes())
+	case "yaml":
+		b, err := source.Marshal(v)
+		if err != nil {
+			return fmt.Errorf("print yaml: %w", err)
+		}
+		o.stdout.Write(b)
+	case "name":
+		for _, obj := range objs {
+			fmt.Fprintln(&o.stdout, typeName(r.kindInfo(obj), obj.Name()))
+		}
+	default:
+		return r.printTable(c, objs, o)
+	}
+	return nil
+}
+
+// printTable prints kubectl's default table for the kinds whose columns
+// genplay reproduces (Namespace, ConfigMap, Secret, ServiceAccount); other
+// kinds have columns filled by controllers or printer definitions genplay
+// does not have, so asking for their table is not simulated.
+func (r *runner) printTable(c *scenario.Command, objs []resource.Object, o *kubectlOutput) error {
+	kinds := map[string][]string{
+		"Namespace":      {"STATUS"},
+		"ConfigMap":      {"DATA"},
+		"Secret":         {"TYPE", "DATA"},
+		"ServiceAccount": {"SECRETS"},
+	}
+	kind := objs[0].Kind()
+	extra, ok := kinds[kind]
+	for _, obj := range objs {
+		if obj.Kind() != kind {
+			ok = false
+		}
+	}
+	if !ok {
+		return &scenario.UnsupportedError{Reason: "prints kubectl's table for " + kind + ", whose columns genplay does not reproduce (use -o json, yaml or name)"}
+	}
+	w := tabwriter.NewWriter(&o.stdout, 0, 8, 3, ' ', 0)
+	header := append(append([]string{"NAME"}, extra...), "AGE")
+	if c.AllNamespaces && kind != "Namespace" {
+		header = append([]string{"NAMESPACE"}, header...)
+	}
+	fmt.Fprintln(w, strings.Join(header, "\t"))
+	now := r.s.clock.Now()
+	for _, obj := range objs {
+		age := "<unknown>"
+		if t, err := time.Parse(time.RFC3339, obj.NestedString("metadata", "creationTimestamp")); err == nil {
+			age = shortDuration(now.Sub(t))
+		}
+		row := []string{obj.Name()}
+		switch kind {
+		case "Namespace":
+			row = append(row, orDefault(obj.NestedString("status", "phase"), "Active"))
+		case "ConfigMap":
+			data, _ := obj["data"].(map[string]any)
+			bin, _ := obj["binaryData"].(map[string]any)
+			row = append(row, strconv.Itoa(len(data)+len(bin)))
+		case "Secret":
+			data, _ := obj["data"].(map[string]any)
+			row = append(row, orDefault(stringValue(obj["type"]), "Opaque"), strconv.Itoa(len(data)))
+		case "ServiceAccount":
+			secrets, _ := obj["secrets"].([]any)
+			row = append(row, strconv.Itoa(len(secrets)))
+		}
+		row = append(row, age)
+		if c.AllNamespaces && kind != "Namespace" {
+			row = append([]string{obj.Namespace()}, row...)
+		}
+		fmt.Fprintln(w, strings.Join(row, "\t"))
+	}
+	return w.Flush()
+}
+
+func shortDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0s"
+	case d < 2*time.Minute:
+		return strconv.Itoa(int(d.Seconds())) + "s"
+	case d < 2*time.Hour:
+		return strconv.Itoa(int(d.Minutes())) + "m"
+	case d < 48*time.Hour:
+		return strconv.Itoa(int(d.Hours())) + "h"
+	}
+	return strconv.Itoa(int(d.Hours()/24)) + "d"
+}
+
+func (r *runner) kubectlDelete(c *scenario.Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+	ignore := last(c.Flags["ignore-not-found"]) == "true"
+	var refs []resource.Ref
+	if len(c.Files) > 0 {
+		ms, ok := r.manifests(c, stdin, o)
+		if !ok {
+			return nil
+		}
+		for _, m := range ms {
+			obj := m.obj.DeepCopy()
+			r.defaultNamespace(c, obj)
+			refs = append(refs, obj.Ref())
+		}
+	} else {
+		ts, _, ok := r.targets(c.Targets, o)
+		if !ok {
+			return nil
+		}
+		for _, t := range ts {
+			if t.name != "" {
+				refs = append(refs, r.refOf(c, t))
+				continue
+			}
+			if c.Selector == "" && last(c.Flags["all"]) != "true" {
+				o.errorf("error: resource(s) were provided, but no name was specified")
+				return nil
+			}
+			list, err := r.list(c, t.info)
+			if err != nil {
+				return err
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(&o.stderr, "No resources found")
+			}
+			for _, obj := range list {
+				refs = append(refs, obj.Ref())
+			}
+		}
+	}
+	for _, ref := range refs {
+		info, _ := r.s.store.KindInfo(ref.APIVersion, ref.Kind)
+		if c.DryRun != "" {
+			fmt.Fprintf(&o.stdout, "%s %q deleted (%s dry run)\n", strings.ToLower(ref.Kind), ref.Name, c.DryRun)
+			continue
+		}
+		var err error
+		if user != nil {
+			err = r.removeAs(ref, *user)
+		} else {
+			err = r.s.Remove(ref)
+		}
+		var u *scenario.UnsupportedError
+		if errors.As(err, &u) {
+			return err
+		}
+		if err != nil {
+			r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionRejected, Object: &ref, Reason: err.Error()})
+			if ignore && errors.Is(err, cluster.ErrNotFound) {
+				continue
+			}
+			o.serverError(err, "")
+			continue
+		}
+		kind := strings.ToLower(ref.Kind)
+		if info.Group != "" {
+			kind += "." + info.Group
+		}
+		fmt.Fprintf(&o.stdout, "%s %q deleted\n", kind, ref.Name)
+	}
+	return nil
+}
+
+// removeAs deletes an object as an impersonated user.
+func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
+	live, err := r.s.store.Get(ref)
+	if err != nil {
+		return err
+	}
+	if policy.IsPolicy(live) {
+		return &scenario.UnsupportedError{Reason: "deletes a Kyverno policy as an impersonated user, which genplay does not simulate"}
+	}
+	if err := r.s.ctrl.Delete(user, ref); err != nil {
+		return err
+	}
+	r.s.userEvent(timeline.ActionDeleted, ref, "by "+user.Username+" (kubectl --as; genplay does not enforce RBAC)")
+	return nil
+}
+
+// kubectlLabel runs kubectl label and annotate.
+func (r *runner) kubectlLabel(c *scenario.Command, o *kubectlOutput) error {
+	field, done := "labels", "labeled"
+	if c.Verb == "annotate" {
+		field, done = "annotations", "annotated"
+	}
+	ts, pairs, ok := r.targets(c.Targets, o)
+	if !ok {
+		return nil
+	}
+	if len(pairs) == 0 {
+		o.errorf("error: at least one %s update is required", strings.TrimSuffix(field, "s"))
+		return nil
+	}
+	overwrite := last(c.Flags["overwrite"]) == "true"
+	var objs []resource.Object
+	for _, t := range ts {
+		if t.name == "" {
+			list, err := r.list(c, t.info)
+			if err != nil {
+				return err
+			}
+			if c.Selector == "" && last(c.Flags["all"]) != "true" {
+				o.errorf("error: resource(s) were provided, but no name was specified")
+				return nil
+			}
+			objs = append(objs, list...)
+			continue
+		}
+		obj, err := r.s.store.Get(r.refOf(c, t))
+		if err != nil {
+			o.serverError(err, "")
+			return nil
+		}
+		objs = append(objs, obj)
+	}
+	for _, obj := range objs {
+		next := obj.DeepCopy()
+		md := next.Metadata()
+		m, _ := md[field].(map[string]any)
+		if m == nil {
+			m = map[string]any{}
+		}
+		for _, p := range pairs {
+			if k, ok := strings.CutSuffix(p, "-"); ok && !strings.Contains(p, "=") {
+				delete(m, k)
+				continue
+			}
+			k, v, _ := strings.Cut(p, "=")
+			if old, exists := m[k]; exists && !overwrite && old != v {
+				o.errorf("error: '%s' already has a value (%v), and --overwrite is false", k, old)
+				return nil
+			}
+			m[k] = v
+		}
+		if len(m) == 0 {
+			delete(md, field)
+		} else {
+			md[field] = m
+		}
+		out, _, warnings, err := r.kubectlWrite(ModeUpdate, next, nil, nil)
+		for _, w := range warnings {
+			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
+		}
+		name := typeName(r.kindInfo(obj), obj.Name())
+		switch {
+		case err != nil:
+			o.serverError(err, "")
+		case out == nil:
+			fmt.Fprintf(&o.stdout, "%s not %s\n", name, done)
+		default:
+			fmt.Fprintf(&o.stdout, "%s %s\n", name, done)
+		}
+	}
+	return nil
+}
+
+func (r *runner) kubectlPatch(c *scenario.Command, stdin string, o *kubectlOutput) error {
+	patchText := c.Patch
+	if c.PatchFile != "" {
+		if c.PatchFile == "/dev/stdin" || c.PatchFile == "-" {
+			patchText = stdin
+		} else {
+			b, err := r.readFile(c.PatchFile)
+			if err != nil {
+				o.errorf("error: unable to read patch file: %v", err)
+				return nil
+			}
+			patchText = string(b)
+		}
+	}
+	if strings.TrimSpace(patchText) == "" {
+		o.errorf("error: must specify -p to patch")
+		return nil
+	}
+	var refs []resource.Ref
+	if len(c.Files) > 0 {
+		ms, ok := r.manifests(c, stdin, o)
+		if !ok {
+			return nil
+		}
+		for _, m := range ms {
+			obj := m.obj.DeepCopy()
+			r.defaultNamespace(c, obj)
+			refs = append(refs, obj.Ref())
+		}
+	} else {
+		ts, _, ok := r.targets(c.Targets, o)
+		if !ok {
+			return nil
+		}
+		for _, t := range ts {
+			if t.name == "" {
+				o.errorf("error: resource(s) were provided, but no name was specified")
+				return nil
+			}
+			refs = append(refs, r.refOf(c, t))
+		}
+	}
+	docs, diags := source.Parse("patch", []byte(patchText))
+	if diags.HasErrors() || len(docs) != 1 {
+		o.errorf("error: unable to parse %q: the patch is not JSON or YAML", strings.TrimSpace(patchText))
+		return nil
+	}
+	patch := docs[0].Value
+	for _, ref := range refs {
+		live, err := r.s.store.Get(ref)
+		if err != nil {
+			o.serverError(err, "")
+			continue
+		}
+		next, err := applyPatch(c.PatchType, live, patch)
+		if err != nil {
+			var u *scenario.UnsupportedError
+			if errors.As(err, &u) {
+				return err
+			}
+			o.errorf("error: %v", err)
+			continue
+		}
+		out, _, warnings, err := r.kubectlWrite(ModeUpdate, next, nil, nil)
+		for _, w := range warnings {
+			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
+		}
+		name := typeName(r.kindInfo(live), live.Name())
+		switch {
+		case err != nil:
+			o.serverError(err, "")
+		case out == nil:
+			fmt.Fprintf(&o.stdout, "%s patched (no change)\n", name)
+		default:
+			fmt.Fprintf(&o.stdout, "%s patched\n", name)
+		}
+	}
+	return nil
+}
+
+// applyPatch applies a merge, strategic or JSON patch to a copy of live.
+func applyPatch(patchType string, live resource.Object, patch any) (resource.Object, error) {
+	next := live.DeepCopy()
+	switch patchType {
+	case "", "strategic", "merge":
+		pm, ok := patch.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("a %s patch must be an object", orDefault(patchType, "strategic"))
+		}
+		if patchType != "merge" && listsCollide(pm, map[string]any(live)) {
+			return nil, &scenario.UnsupportedError{Reason: "patches a list with a strategic merge patch; genplay does not know the merge keys of Kubernetes types (use --type merge or json)"}
+		}
+		if patchType != "merge" && hasDirectives(pm) {
+			return nil, &scenario.UnsupportedError{Reason: "uses strategic merge patch directives ($patch, $retainKeys, ...), which genplay does not simulate"}
+		}
+		mergePatch(map[string]any(next), pm)
+		return next, nil
+	case "json":
+		ops, ok := patch.([]any)
+		if !ok {
+			return nil, fmt.Errorf("a json patch must be a list of operations")
+		}
+		doc := any(map[string]any(next))
+		for i, op := range ops {
+			var err error
+			doc, err = jsonPatchOp(doc, op)
+			if err != nil {
+				return nil, fmt.Errorf("json patch operation %d: %w", i, err)
+			}
+		}
+		m, ok := doc.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("the json patch did not leave an object")
+		}
+		return resource.Object(m), nil
+	}
+	return nil, fmt.Errorf("--type must be one of [json merge strategic], not %q", patchType)
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// listsCollide reports whether a strategic patch sets a list where the live
+// object already has a non-empty list (where merge keys would matter).
+func listsCollide(patch, live map[string]any) bool {
+	for k, pv := range patch {
+		lv := live[k]
+		switch p := pv.(type) {
+		case map[string]any:
+			if lm, ok := lv.(map[string]any); ok && listsCollide(p, lm) {
+				return true
+			}
+		case []any:
+			if l, ok := lv.([]any); ok && len(l) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func hasDirectives(v any) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if strings.HasPrefix(k, "$") || hasDirectives(e) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasDirectives(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jsonPatchOp applies one RFC 6902 operation.
+func jsonPatchOp(doc any, op any) (any, error) {
+	m, ok := op.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("not an object")
+	}
+	kind, _ := m["op"].(string)
+	p, _ := m["path"].(string)
+	tokens, err := pointer(p)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case "add", "replace":
+		v, ok := m["value"]
+		if !ok {
+			return nil, fmt.Errorf("%s needs a value", kind)
+		}
+		return pointerSet(doc, tokens, resource.DeepCopyValue(v), kind == "add")
+	case "remove":
+		return pointerRemove(doc, tokens)
+	case "test":
+		got, err := pointerGet(doc, tokens)
+		if err != nil {
+			return nil, err
+		}
+		a, _ := json.Marshal(got)
+		b, _ := json.Marshal(m["value"])
+		if !bytes.Equal(a, b) {
+			return nil, fmt.Errorf("test failed at %s", p)
+		}
+		return doc, nil
+	}
+	return nil, &scenario.UnsupportedError{Reason: "uses the json patch operation " + kind + ", which genplay does not simulate"}
+}
+
+func pointer(p string) ([]string, error) {
+	if p == "" {
+		return nil, nil
+	}
+	if !strings.HasPrefix(p, "/") {
+		return nil, fmt.Errorf("path %q does not start with /", p)
+	}
+	parts := strings.Split(p[1:], "/")
+	for i, s := range parts {
+		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+	}
+	return parts, nil
+}
+
+func pointerGet(doc any, tokens []string) (any, error) {
+	cur := doc
+	for _, t := range tokens {
+		switch x := cur.(type) {
+		case map[string]any:
+			v, ok := x[t]
+			if !ok {
+				return nil, fmt.Errorf("%s: not found", t)
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, fmt.Errorf("%s: index out of range", t)
+			}
+			cur = x[i]
+		default:
+			return nil, fmt.Errorf("%s: not a container", t)
+		}
+	}
+	return cur, nil
+}
+
+func pointerSet(doc any, tokens []string, v any, add bool) (any, error) {
+	if len(tokens) == 0 {
+		return v, nil
+	}
+	parent, err := pointerGet(doc, tokens[:len(tokens)-1])
+	if err != nil {
+		return nil, err
+	}
+	t := tokens[len(tokens)-1]
+	switch x := parent.(type) {
+	case map[string]any:
+		if _, ok := x[t]; !ok && !add {
+			return nil, fmt.Errorf("replace %s: not found", t)
+		}
+		x[t] = v
+		return doc, nil
+	case []any:
+		var list []any
+		if t == "-" && add {
+			list = append(x, v)
+		} else {
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i > len(x) || (!add && i == len(x)) {
+				return nil, fmt.Errorf("%s: index out of range", t)
+			}
+			if add {
+				list = append(append(append([]any{}, x[:i]...), v), x[i:]...)
+			} else {
+				x[i] = v
+				return doc, nil
+			}
+		}
+		return pointerSet(doc, tokens[:len(tokens)-1], list, false)
+	}
+	return nil, fmt.Errorf("%s: parent is not a container", t)
+}
+
+func pointerRemove(doc any, tokens []string) (any, error) {
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("cannot remove the whole document")
+	}
+	parent, err := pointerGet(doc, tokens[:len(tokens)-1])
+	if err != nil {
+		return nil, err
+	}
+	t := tokens[len(tokens)-1]
+	switch x := parent.(type) {
+	case map[string]any:
+		if _, ok := x[t]; !ok {
+			return nil, fmt.Errorf("remove %s: not found", t)
+		}
+		delete(x, t)
+		return doc, nil
+	case []any:
+		i, err := strconv.Atoi(t)
+		if err != nil || i < 0 || i >= len(x) {
+			return nil, fmt.Errorf("%s: index out of range", t)
+		}
+		list := append(append([]any{}, x[:i]...), x[i+1:]...)
+		return pointerSet(doc, tokens[:len(tokens)-1], list, false)
+	}
+	return nil, fmt.Errorf("%s: parent is not a container", t)
+}
+
+// kubectlRun creates the Pod of `kubectl run NAME --image=IMAGE`. Its
+// containers never run: genplay has no kubelet.
+func (r *runner) kubectlRun(c *scenario.Command, o *kubectlOutput) error {
+	if len(c.Targets) != 1 {
+		o.errorf("error: NAME is required for run")
+		return nil
+	}
+	name := c.Targets[0]
+	image := last(c.Flags["image"])
+	if image == "" {
+		o.errorf("error: --image is required")
+		return nil
+	}
+	labels := map[string]any{"run": name}
+	if l := last(c.Flags["labels"]); l != "" {
+		labels = map[string]any{}
+		for _, kv := range strings.Split(l, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			labels[k] = v
+		}
+	}
+	pod := resource.Object{
+		"apiVersion": "v1", "kind": "Pod",
+		"metadata": map[string]any{"name": name, "namespace": r.namespace(c), "labels": labels},
+		"spec": map[string]any{
+			"containers":    []any{map[string]any{"name": name, "image": image, "resources": map[string]any{}}},
+			"restartPolicy": orDefault(last(c.Flags["restart"]), "Always"),
+		},
+	}
+	if c.DryRun != "" {
+		return r.printObjects(c, []resource.Object{pod}, true, o)
+	}
+	_, existed, warnings, err := r.kubectlWrite(ModeCreate, pod, nil, nil)
+	for _, w := range warnings {
+		fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
+	}
+	switch {
+	case err != nil:
+		o.serverError(err, "")
+	case existed:
+		o.serverError(fmt.Errorf("pods %q already exists", name), "")
+	default:
+		ref := pod.Ref()
+		r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
+			Reason: "genplay has no kubelet: the pod exists but its containers never run"})
+		fmt.Fprintf(&o.stdout, "pod/%s created\n", name)
+	}
+	return nil
+}
+
+func (r *runner) kubectlScale(c *scenario.Command, o *kubectlOutput) error {
+	n, err := strconv.Atoi(last(c.Flags["replicas"]))
+	if err != nil {
+		o.errorf("error: --replicas=COUNT is required")
+		return nil
+	}
+	ts, _, ok := r.targets(c.Targets, o)
+	if !ok {
+		return nil
+	}
+	for _, t := range ts {
+		live, err := r.s.store.Get(r.refOf(c, t))
+		if err != nil {
+			o.serverError(err, "")
+			continue
+		}
+		next := live.DeepCopy()
+		spec, _ := next["spec"].(map[string]any)
+		if spec == nil {
+			spec = map[string]any{}
+			next["spec"] = spec
+		}
+		spec["replicas"] = float64(n)
+		if _, _, _, err := r.kubectlWrite(ModeUpdate, next, nil, nil); err != nil {
+			o.serverError(err, "")
+			continue
+		}
+		fmt.Fprintf(&o.stdout, "%s scaled\n", typeName(t.info, t.name))
+	}
+	return nil
+}
+
+// kubectlWait handles --for=delete (the simulation has converged, so the
+// object is gone or never will be) and --for=jsonpath=... equality.
+func (r *runner) kubectlWait(c *scenario.Command, o *kubectlOutput) error {
+	ts, _, ok := r.targets(c.Targets, o)
+	if !ok {
+		return nil
+	}
+	cond := last(c.Flags["for"])
+	for _, t := range ts {
+		obj, err := r.s.store.Get(r.refOf(c, t))
+		if strings.HasPrefix(cond, "delete") {
+			if err == nil {
+				o.errorf("error: timed out waiting for the condition on %s", typeName(t.info, t.name))
+			} else {
+				fmt.Fprintf(&o.stdout, "%s condition met\n", typeName(t.info, t.name))
+			}
+			continue
+		}
+		if err != nil {
+			o.serverError(err, "")
+			continue
+		}
+		expr, want, _ := strings.Cut(strings.TrimPrefix(cond, "jsonpath="), "=")
+		got, ok := jsonPath(obj, expr)
+		if !ok || got != want {
+			o.errorf("error: timed out waiting for the condition on %s", typeName(t.info, t.name))
+			continue
+		}
+		fmt.Fprintf(&o.stdout, "%s condition met\n", typeName(t.info, t.name))
+	}
+	return nil
+}
+
+// jsonPath evaluates the simple dotted form of a kubectl JSONPath,
+// "{.status.phase}".
+func jsonPath(obj resource.Object, expr string) (string, bool) {
+	expr = strings.TrimSuffix(strings.TrimPrefix(expr, "{"), "}")
+	expr = strings.TrimPrefix(expr, ".")
+	if strings.ContainsAny(expr, "[]*@?") {
+		return "", false
+	}
+	v, ok := obj.Nested(strings.Split(expr, ".")...)
+	if !ok {
+		return "", false
+	}
+	return fmt.Sprint(v), true
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every Go fuzz target in the module for FUZZTIME each (default 30s),
+# one after the other. A crasher is written by `go test` to the target's
+# testdata/fuzz/<Target>/ folder, where plain `go test` replays it as a
+# regression test from then on: commit it with the fix.
+#
+#   scripts/fuzz.sh                      # every target, 30s each
+#   FUZZTIME=3s scripts/fuzz.sh          # the short CI run
+#   scripts/fuzz.sh ./engine/variables   # only the targets of some packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GO=${GO:-go}
+FUZZTIME=${FUZZTIME:-30s}
+pkgs=("$@")
+[ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)
+
+# `go test -list` prints a package's test names, then "ok  <package> ...".
+targets=$("$GO" test -list '^Fuzz' "${pkgs[@]}" | awk '
+  /^Fuzz/ { names = names " " $1; next }
+  /^ok / { n = split(names, a, " "); for (i = 1; i <= n; i++) print $2, a[i]; names = "" }')
+if [ -z "$targets" ]; then
+  echo "fuzz: no fuzz targets in ${pkgs[*]}" >&2
+  exit 1
+fi
+
+failed=()
+while read -r pkg target; do
+  echo "fuzz: $pkg $target for $FUZZTIME"
+  if ! "$GO" test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg"; then
+    failed+=("$pkg $target")
+  fi
+done <<<"$targets"
+
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: failing targets (their crashers are under testdata/fuzz):" >&2
+  printf '  %s\n' "${failed[@]}" >&2
+  exit 1
+fi
+echo "fuzz: $(wc -l <<<"$targets") targets passed"
