@@ -468,3 +468,24 @@ spec:
 		requirePassed(t, scenarioText("on-delete", policy, setup, event, check))
 	})
 }
+
+func TestTheUsersActionComesFirstInItsStep(t *testing.T) {
+	deleteTrigger := `- delete:
+    ref:
+      apiVersion: v1
+      kind: Namespace
+      name: team-a`
+	res := requirePassed(t, scenarioText("order", netpolPolicy(false, false, ""), netpolTrigger, deleteTrigger, netpolCheck(absent)))
+	var step *timeline.Step
+	for i := range res.Steps {
+		if res.Steps[i].Summary == "delete Namespace team-a" {
+			step = &res.Steps[i]
+		}
+	}
+	require.NotNil(t, step)
+	require.GreaterOrEqual(t, len(step.Events), 2)
+	assert.Equal(t, timeline.ActorUser, step.Events[0].Actor, "the user's delete comes before what it caused")
+	for i := 1; i < len(step.Events); i++ {
+		assert.Equal(t, step.Events[i-1].Seq+1, step.Events[i].Seq, "sequence numbers stay consecutive")
+	}
+}

@@ -220,6 +220,32 @@ func (s *Session) userEvent(action string, ref resource.Ref, reason string) {
 	s.Event(timeline.Event{Actor: timeline.ActorUser, Action: action, Object: &ref, Reason: reason})
 }
 
+// eventMark is where the current step's next event goes.
+func (s *Session) eventMark() int {
+	if s.cur == nil {
+		return 0
+	}
+	return len(s.cur.Events)
+}
+
+// userEventAt records what the user did before the events its write caused
+// (recorded since mark): the write is known to have succeeded only after
+// the admission webhook ran, but it happened first.
+func (s *Session) userEventAt(mark int, action string, ref resource.Ref, reason string) {
+	s.userEvent(action, ref, reason)
+	if s.cur == nil || mark >= len(s.cur.Events)-1 {
+		return
+	}
+	ev := s.cur.Events
+	user := ev[len(ev)-1]
+	copy(ev[mark+1:], ev[mark:len(ev)-1])
+	ev[mark] = user
+	first := user.Seq - (len(ev) - 1 - mark)
+	for i := mark; i < len(ev); i++ {
+		ev[i].Seq = first + i - mark
+	}
+}
+
 // Write modes for Put.
 const (
 	ModeApply  = "apply"  // create, or merge into the live object
@@ -278,6 +304,7 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 		newPolicy, warnings = p, warns
 	}
 	var out resource.Object
+	mark := s.eventMark()
 	if exists {
 		out, err = s.ctrl.Update(Admin, next)
 	} else {
@@ -290,7 +317,7 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 	if exists {
 		verb = timeline.ActionUpdated
 	}
-	s.userEvent(verb, out.Ref(), map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
+	s.userEventAt(mark, verb, out.Ref(), map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
 		ModeUpdate: "replaced by the user (update)", ModePatch: "patched by the user"}[mode])
 	if newPolicy != nil {
 		out = s.policyReady(out)
@@ -367,10 +394,11 @@ func (s *Session) Remove(ref resource.Ref) error {
 	if policy.IsPolicy(live) {
 		p = s.ctrl.Policy(policyKey(live))
 	}
+	mark := s.eventMark()
 	if err := s.ctrl.Delete(Admin, ref); err != nil {
 		return err
 	}
-	s.userEvent(timeline.ActionDeleted, live.Ref(), "deleted by the user")
+	s.userEventAt(mark, timeline.ActionDeleted, live.Ref(), "deleted by the user")
 	if p != nil {
 		s.ctrl.PolicyDeleted(p)
 	}
