@@ -2,9 +2,8 @@
 // after building dist/genplay.wasm and copying dist/wasm_exec.js).
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, readFileSync, renameSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, renameSync, writeFileSync, existsSync, rmSync, mkdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { mkdirSync } from 'node:fs';
 
 const dist = 'dist';
 const hash = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
@@ -35,6 +34,37 @@ const result = await esbuild.build({
   logLevel: 'warning',
 });
 
+// The documentation embed: a classic script (an IIFE), so pages on other
+// origins can include it without CORS for modules; its CSS is text it puts
+// into each player's shadow root.
+const embed = await esbuild.build({
+  entryPoints: { embed: 'src/embed.js' },
+  bundle: true,
+  format: 'iife',
+  target: ['chrome110', 'firefox115', 'safari16'],
+  minify: true,
+  sourcemap: 'linked',
+  outdir: assets,
+  entryNames: '[name]-[hash]',
+  loader: { '.css': 'text' },
+  define: { __GENPLAY_WASM__: JSON.stringify(wasmName) },
+  metafile: true,
+  logLevel: 'warning',
+});
+const embedJS = Object.keys(embed.metafile.outputs).map((p) => basename(p)).find((f) => f.endsWith('.js'));
+// The stable URL pages include: a few bytes, served without a long cache,
+// that load the content-hashed bundle next to it.
+writeFileSync(join(dist, 'embed.js'), `/* genplay embed loader: <script src=".../embed.js" defer>; see README.md */
+(() => {
+  const s = document.createElement('script');
+  s.src = new URL(${JSON.stringify(`assets/${embedJS}`)}, document.currentScript.src).href;
+  document.head.append(s);
+})();
+`);
+
+// The sample documentation pages.
+cpSync('docs', join(dist, 'docs'), { recursive: true });
+
 const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
 const js = outputs.find((f) => f.endsWith('.js'));
 const css = outputs.find((f) => f.endsWith('.css'));
@@ -43,4 +73,4 @@ const html = readFileSync('index.html', 'utf8')
   .replace('href="src/style.css"', `href="assets/${css}"`);
 writeFileSync(join(dist, 'index.html'), html);
 copyFileSync('favicon.svg', join(dist, 'favicon.svg'));
-console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}`);
+console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, embed.js -> assets/${embedJS}, docs/`);

@@ -1,11 +1,15 @@
 // Package site is the genplay playground: a static site (index.html, src/,
 // examples/) built by `make site` into dist/, around the engine compiled to
-// WebAssembly (see wasm/doc.go for the JavaScript contract).
+// WebAssembly (see wasm/doc.go for the JavaScript contract). The same build
+// makes dist/embed.js, the loader of the documentation players
+// (src/embed.js), and copies the sample documentation page docs/ to
+// dist/docs/.
 //
 // The package's Go code is its browser tests: they serve dist/ with the
 // production headers and drive headless Chromium with chromedp, clicking what
 // a user clicks. Screenshots go to test-output/ (gitignored). Without
 // Chromium they skip, or fail when CI=true; without dist/ they fail and say
 // to run `make site`. They build only natively (//go:build !js), since
-// chromedp does not build for js/wasm.
+// chromedp does not build for js/wasm. TestREADMEScreenshot refreshes
+// ../docs/screenshot.png when GENPLAY_SCREENSHOT=1 (make screenshot).
 package site

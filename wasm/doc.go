@@ -20,6 +20,10 @@
 //	      orphanDownstreamOnPolicyDelete?: boolean | null,
 //	    },
 //	  }): Result,
+//	  crashed: boolean,         // true once the Go program has died (a fatal
+//	                            // error no recover reaches) or trapped
+//	  restart(): Promise<void>, // a fresh engine from the compiled module;
+//	                            // resolves when run can be called again
 //	}
 //
 // run takes a scenario (a chainsaw Test, as `genplay run` takes) and returns
@@ -32,8 +36,19 @@
 // playground's interactive actions append chainsaw operations to the
 // scenario and run it again, and stepping back shows an earlier Step.
 //
+// A Go panic during run is recovered and reported as above, and the engine
+// keeps working. If the Go program itself dies (runtime fatal errors, a
+// panic on another goroutine, a wasm trap), run returns an internal error
+// whose message says the engine stopped, crashed becomes true, the loader
+// dispatches a "genplay:crash" event on globalThis, and restart() brings up
+// a new instance; the page keeps the user's text and decides when to run
+// again.
+//
 // Below the loader, this program sets globalThis.__genplayWasm =
-// {version, run(text, optionsJSON) -> resultJSON} and then calls
-// globalThis.__genplayOnReady() if the loader defined it. Nothing else should
-// use that private object.
+// {version, run(text, optionsJSON) -> resultJSON, injectFault(name) -> error}
+// and then calls globalThis.__genplayOnReady() if the loader defined it.
+// Nothing else should use that private object. injectFault is test-only: it
+// arms [bridge.InjectFault] ("panic" or "exit") for the next run, so the
+// browser tests can prove the page survives both kinds of crash; it returns
+// "" or an error message. No scenario text or option can arm it.
 package main

@@ -36,6 +36,22 @@ func register() error {
 	if err != nil {
 		return fmt.Errorf("wrap run: %w", err)
 	}
+	inject, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
+		if len(args) != 1 || args[0].Type() != safejs.TypeString {
+			return "injectFault: the argument must be a fault name (a string)"
+		}
+		name, err := args[0].String()
+		if err == nil {
+			err = bridge.InjectFault(name)
+		}
+		if err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	if err != nil {
+		return fmt.Errorf("wrap injectFault: %w", err)
+	}
 	object, err := safejs.Global().Get("Object")
 	if err != nil {
 		return fmt.Errorf("get Object: %w", err)
@@ -49,6 +65,9 @@ func register() error {
 	}
 	if err := api.Set("run", run.Value()); err != nil {
 		return fmt.Errorf("set run: %w", err)
+	}
+	if err := api.Set("injectFault", inject.Value()); err != nil {
+		return fmt.Errorf("set injectFault: %w", err)
 	}
 	if err := safejs.Global().Set("__genplayWasm", api); err != nil {
 		return fmt.Errorf("publish: %w", err)

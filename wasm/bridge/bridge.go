@@ -73,6 +73,9 @@ func Run(text, options string) (out []byte) {
 			out = Internal(r)
 		}
 	}()
+	if f := takeFault(); f != "" {
+		crash(f)
+	}
 	file, opts, err := ParseOptions(options)
 	if err != nil {
 		return Failure(err)
