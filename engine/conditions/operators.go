@@ -385,53 +385,29 @@ func stringOrArray(v string) ([]string, error) {
 	return arr, err
 }
 
-func anyIn(key, value any) bool {
+// inSet evaluates AnyIn, AnyNotIn, AllIn and AllNotIn: a scalar key is
+// looked up in value; a list key is compared as a set, any or all of its
+// elements, negated by not.
+func inSet(key, value any, all, not bool) bool {
 	if k, ok := scalarKey(key); ok {
 		invalid, exists := oneKeyIn(k, value)
-		return !invalid && exists
+		return !invalid && exists != not
 	}
 	if list, ok := key.([]any); ok {
-		invalid, r := anySet(sprintAll(list), value, false)
+		set := anySet
+		if all {
+			set = allSet
+		}
+		invalid, r := set(sprintAll(list), value, not)
 		return !invalid && r
 	}
 	return false
 }
 
-func anyNotIn(key, value any) bool {
-	if k, ok := scalarKey(key); ok {
-		invalid, exists := oneKeyIn(k, value)
-		return !invalid && !exists
-	}
-	if list, ok := key.([]any); ok {
-		invalid, r := anySet(sprintAll(list), value, true)
-		return !invalid && r
-	}
-	return false
-}
-
-func allIn(key, value any) bool {
-	if k, ok := scalarKey(key); ok {
-		invalid, exists := oneKeyIn(k, value)
-		return !invalid && exists
-	}
-	if list, ok := key.([]any); ok {
-		invalid, r := allSet(sprintAll(list), value, false)
-		return !invalid && r
-	}
-	return false
-}
-
-func allNotIn(key, value any) bool {
-	if k, ok := scalarKey(key); ok {
-		invalid, exists := oneKeyIn(k, value)
-		return !invalid && !exists
-	}
-	if list, ok := key.([]any); ok {
-		invalid, r := allSet(sprintAll(list), value, true)
-		return !invalid && r
-	}
-	return false
-}
+func anyIn(key, value any) bool    { return inSet(key, value, false, false) }
+func anyNotIn(key, value any) bool { return inSet(key, value, false, true) }
+func allIn(key, value any) bool    { return inSet(key, value, true, false) }
+func allNotIn(key, value any) bool { return inSet(key, value, true, true) }
 
 func anySet(keys []string, value any, not bool) (invalid, result bool) {
 	var values []string
