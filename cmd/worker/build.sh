@@ -16,7 +16,9 @@ out=build
 # compiled into app.wasm; `go run ...@v0.33.0` would be the same code but
 # needs the module proxy even when the module is cached.
 "$GO" run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$out"
-GOOS=js GOARCH=wasm "$GO" build -trimpath -ldflags="-s -w" -o "$out/app.wasm" .
+# Inlining off, as for the site: the binary is about 10% smaller, which keeps
+# it clear of the free plan's 3 MB limit.
+GOOS=js GOARCH=wasm "$GO" build -trimpath -gcflags=all=-l -ldflags="-s -w" -o "$out/app.wasm" .
 
 size=$(wc -c <"$out/app.wasm")
 gz=$(gzip -9 <"$out/app.wasm" | wc -c)
