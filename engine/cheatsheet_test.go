@@ -63,7 +63,9 @@ func indent(s string, n int) string {
 
 func requirePassed(t *testing.T, text string) *timeline.Result {
 	t.Helper()
-	res := Run("scenario.yaml", []byte(text), Options{})
+	// The cheat sheet is about generate semantics; the background
+	// controller's permission check has its own tests (permissions_test.go).
+	res := Run("scenario.yaml", []byte(text), Options{Permissions: PermissionsUnchecked})
 	if !res.Passed || res.Skipped != "" {
 		var b strings.Builder
 		for _, d := range res.Diagnostics {

@@ -81,7 +81,9 @@ type fuzzRun struct {
 }
 
 func newFuzzRun(t testing.TB) *fuzzRun {
-	s := NewSession(Options{})
+	// Invariants of the controller, not of the permission check
+	// (permissions_test.go): every generated kind is allowed.
+	s := NewSession(Options{Permissions: PermissionsUnchecked})
 	r := &fuzzRun{t: t, s: s, taint: map[string]bool{}}
 	r.step("setup", func() {
 		r.put(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": fuzzTriggerNS}})

@@ -20,10 +20,17 @@
 //     BACKGROUND_SCAN_INTERVAL (1h) runs the periodic background scan.
 //     Conformance tests that assert a state seconds after an action, before
 //     a real Kyverno would have acted, can therefore disagree (SEMANTICS.md).
-//   - There is no real webhook, no RBAC and no ServiceAccount permission
-//     check: Kyverno's permission validation of generate targets is skipped,
-//     userInfo comes from the scenario's single admin user, and Kyverno's
-//     background controller may create any kind.
+//   - There is no real webhook and no RBAC enforcement for users: userInfo
+//     comes from the scenario's single admin user (or kubectl --as in a
+//     script, with the roles its bindings give it). Kyverno's permission
+//     check on generate targets is modelled (permissions.go): a policy is
+//     denied unless Kyverno's background controller may get and create
+//     (and, with synchronize, update and delete) each target, given a
+//     default Helm install's permissions (Options.Permissions: or Kyverno's
+//     e2e install, or none) plus the ClusterRoles aggregated into its role
+//     and the bindings to its service account in the simulated cluster.
+//     Kinds the cluster does not serve are not checked (a real cluster
+//     denies them), and Kyverno's controllers themselves are not limited.
 //   - UpdateRequests are not objects in the cluster; a failed request is
 //     reported once in the timeline (Kyverno retries it three times, which
 //     in a deterministic simulation changes nothing, then drops it).

@@ -14,6 +14,10 @@ type Options struct {
 	Files fs.FS
 	// Limits bound the run's work; zero fields take DefaultLimits.
 	Limits Limits
+	// Permissions is what Kyverno's background controller may manage, for
+	// the permission check of policy validation (engine/permissions.go);
+	// empty means PermissionsChart.
+	Permissions Permissions
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.

@@ -65,6 +65,10 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 			}
 		}
 	}
+	if usesExecOutput(op, cmds) {
+		r.skip(op, &scenario.UnsupportedError{Reason: "checks the output of kubectl exec, which genplay cannot produce (it runs no containers)"})
+		return false
+	}
 	res := &scriptResult{}
 	status := 0
 	var last *timeline.Step
@@ -236,7 +240,9 @@ func (r *runner) precheck(c *scenario.Command) error {
 func (r *runner) precheckOne(c *scenario.Command) error {
 	switch c.Verb {
 	case "exec":
-		return &scenario.UnsupportedError{Reason: "runs kubectl exec: a real cluster runs a command in a container and sends Kyverno a CONNECT admission request for the pods/exec subresource (kind PodExecOptions); genplay runs no containers and its controller does not receive subresource requests"}
+		if len(c.Pipe) > 0 {
+			return &scenario.UnsupportedError{Reason: "pipes the output of kubectl exec, which genplay cannot produce (it runs no containers)"}
+		}
 	case "evict":
 		return &scenario.UnsupportedError{Reason: "runs kubectl evict: a real cluster sends Kyverno an admission request for the pods/eviction subresource (kind Eviction) and then deletes the pod; genplay's controller does not receive subresource requests"}
 	case "describe":
@@ -439,6 +445,8 @@ func (r *runner) kubectl(c *scenario.Command, stdin string) (stdout, stderr stri
 		err = r.kubectlScale(c, o)
 	case "wait":
 		err = r.kubectlWait(c, o)
+	case "exec":
+		err = r.kubectlExec(c, o)
 	default:
 		err = &scenario.UnsupportedError{Reason: "runs kubectl " + c.Verb + ", which genplay does not simulate"}
 	}
@@ -1770,4 +1778,66 @@ func jsonPath(obj resource.Object, expr string) (string, bool) {
 		return "", false
 	}
 	return fmt.Sprint(v), true
+}
+
+// usesExecOutput reports whether an operation that runs kubectl exec
+// checks what it printed.
+func usesExecOutput(op *scenario.Operation, cmds []scenario.Command) bool {
+	execs := false
+	for _, c := range cmds {
+		execs = execs || c.Verb == "exec"
+	}
+	if !execs || op.Script.Check == nil {
+		return false
+	}
+	b, err := json.Marshal(op.Script.Check)
+	return err != nil || strings.Contains(string(b), "$stdout") || strings.Contains(string(b), "$stderr")
+}
+
+// kubectlExec simulates what Kyverno sees of kubectl exec: the API server
+// sends a CONNECT admission request for the pods/exec subresource, whose
+// object is a PodExecOptions. The command itself does not run (genplay has
+// no containers), so it prints nothing.
+func (r *runner) kubectlExec(c *scenario.Command, o *kubectlOutput) error {
+	if len(c.Targets) != 1 {
+		o.errorf("error: expected 'exec POD_NAME COMMAND [ARG1] [ARG2] ... [ARGN]'")
+		return nil
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(c.Targets[0], "pod/"), "pods/")
+	if strings.Contains(name, "/") {
+		return &scenario.UnsupportedError{Reason: "runs kubectl exec on " + c.Targets[0] + "; genplay simulates exec on pods only"}
+	}
+	ref := resource.Ref{APIVersion: "v1", Kind: "Pod", Namespace: r.namespace(c), Name: name}
+	pod, err := r.s.store.Get(ref)
+	if err != nil {
+		o.serverError(err, "")
+		return nil
+	}
+	container := last(c.Flags["container"])
+	if container == "" {
+		containers, _ := pod.Nested("spec", "containers")
+		if list, _ := containers.([]any); len(list) > 0 {
+			if m, _ := list[0].(map[string]any); m != nil {
+				container, _ = m["name"].(string)
+			}
+		}
+	}
+	command := make([]any, len(c.ExecArgs))
+	for i, a := range c.ExecArgs {
+		command[i] = a
+	}
+	opts := resource.Object{
+		"apiVersion": "v1", "kind": "PodExecOptions",
+		// Kyverno reads request.name and request.namespace from the
+		// admission request; genplay carries them in metadata.
+		"metadata":  map[string]any{"name": name, "namespace": ref.Namespace},
+		"container": container, "command": command,
+		"stdin": c.Flags["stdin"] != nil, "tty": c.Flags["tty"] != nil,
+		"stdout": true, "stderr": true,
+	}
+	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
+		Reason: "kubectl exec: the API server sends Kyverno a CONNECT admission request for pods/exec (a PodExecOptions); genplay runs no containers, so the command does not run and prints nothing"})
+	r.s.ctrl.Admit(generate.Request{Operation: generate.OpConnect, Object: opts, User: Admin,
+		SubResource: "exec", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
+	return nil
 }

@@ -272,9 +272,9 @@ func TestScriptsGenplayCannotRunAreSkipped(t *testing.T) {
 		name, ops, reason string
 	}{
 		{
-			name:   "kubectl exec needs a running container and subresource admission",
-			ops:    "- command:\n    entrypoint: kubectl\n    args: [exec, -n, apps, nginx, -it, --, ls]",
-			reason: "kubectl exec",
+			name:   "a check on what kubectl exec printed",
+			ops:    "- script:\n    content: |\n      kubectl run web --image=nginx -n apps\n      kubectl exec -n apps web -- cat /etc/hostname\n    check:\n      ($stdout): web",
+			reason: "output of kubectl exec",
 		},
 		{
 			name:   "a look at Kyverno's own pods",
@@ -368,10 +368,10 @@ spec:
             configmap/one created
             configmap/two created
 `)},
-		"suite/t/more/one.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n  namespace: default\n")},
-		"suite/t/more/two.json": {Data: []byte(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "two", "namespace": "default"}}`)},
+		"suite/t/more/one.yaml":  {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n  namespace: default\n")},
+		"suite/t/more/two.json":  {Data: []byte(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "two", "namespace": "default"}}`)},
 		"suite/t/more/notes.txt": {Data: []byte("not read")},
-		"suite/t/cm.yaml": {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-file\n  namespace: default\n")},
+		"suite/t/cm.yaml":        {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-file\n  namespace: default\n")},
 	}
 	tests, diags := scenario.Load(fsys, "suite/t/chainsaw-test.yaml")
 	require.False(t, diags.HasErrors(), diags.Error())
@@ -423,4 +423,71 @@ func TestJSONPatchOperations(t *testing.T) {
 
 	_, err = applyPatch("json", live, []any{map[string]any{"op": "test", "path": "/data/a", "value": "2"}})
 	assert.Error(t, err, "a failed test operation fails the patch")
+}
+
+func TestKubectlExecReachesKyvernoAsAConnectRequestOnTheExecSubresource(t *testing.T) {
+	res := Run("exec.yaml", []byte(`apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: exec
+spec:
+  steps:
+  - try:
+    - apply:
+        resource:
+          apiVersion: kyverno.io/v1
+          kind: ClusterPolicy
+          metadata:
+            name: audit-exec
+          spec:
+            rules:
+            - name: record
+              match:
+                any:
+                - resources:
+                    kinds:
+                    - Pod/exec
+              generate:
+                apiVersion: v1
+                kind: ConfigMap
+                name: exec-audit
+                namespace: '{{request.namespace}}'
+                data:
+                  data:
+                    command: '{{request.object.command[0]}}'
+    - apply:
+        resource:
+          apiVersion: v1
+          kind: Namespace
+          metadata:
+            name: apps
+    - command:
+        entrypoint: kubectl
+        args: [run, web, --image=nginx, -n, apps]
+    - error:
+        resource:
+          apiVersion: v1
+          kind: ConfigMap
+          metadata:
+            name: exec-audit
+            namespace: apps
+    - command:
+        entrypoint: kubectl
+        args: [exec, -n, apps, web, -it, --, ls, /]
+    - assert:
+        resource:
+          apiVersion: v1
+          kind: ConfigMap
+          metadata:
+            name: exec-audit
+            namespace: apps
+            labels:
+              generate.kyverno.io/trigger-kind: PodExecOptions
+              generate.kyverno.io/trigger-version: v1
+              generate.kyverno.io/trigger-namespace: apps
+          data:
+            command: ls
+`), Options{})
+	require.Empty(t, res.Skipped)
+	assert.True(t, res.Passed, diagnostics(res))
 }

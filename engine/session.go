@@ -349,6 +349,9 @@ func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *sour
 	p, diags := policy.Parse(doc, obj)
 	if !diags.HasErrors() {
 		diags = append(diags, policy.Validate(p, s.store)...)
+		if !diags.HasErrors() {
+			diags = append(diags, s.checkGeneratePermissions(p)...) // engine/permissions.go
+		}
 		if old != nil {
 			diags = append(diags, policy.ValidateUpdate(old, p)...)
 		}

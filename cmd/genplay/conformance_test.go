@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -72,7 +74,7 @@ func suiteKey(root, display string) string {
 func TestConformanceSuiteMatchesTheExpectedOutcomes(t *testing.T) {
 	root := conformanceDir(t)
 	suite := filepath.Join(root, "generate")
-	report, err := runSuite([]string{suite})
+	report, err := runSuite([]string{suite}, engine.PermissionsKyvernoE2E)
 	require.NoError(t, err)
 	require.Len(t, report.Tests, 130, "Kyverno's generate suite holds 130 tests")
 
@@ -166,7 +168,7 @@ func writeExpectations(t *testing.T, suite string, report *testReport, old expec
 }
 
 func TestNamespacedPolicyTestsPass(t *testing.T) {
-	report, err := runSuite([]string{filepath.Join("..", "..", "engine", "testdata", "chainsaw", "policy")})
+	report, err := runSuite([]string{filepath.Join("..", "..", "engine", "testdata", "chainsaw", "policy")}, engine.PermissionsKyvernoE2E)
 	require.NoError(t, err)
 	require.NotEmpty(t, report.Tests)
 	for _, got := range report.Tests {

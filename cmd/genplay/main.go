@@ -13,7 +13,8 @@ const usage = `genplay: watch what Kyverno's generate rules do over time, withou
 
 Usage:
   genplay run [-o text|json] [--no-color] FILE   run a scenario (a chainsaw Test) and print its timeline
-  genplay test [--json] [-v] PATH...              run chainsaw tests and kyverno-test.yaml files; PASS|FAIL|SKIP per test
+  genplay test [--json] [-v] [--permissions P] PATH...
+                                                   run chainsaw tests and kyverno-test.yaml files; PASS|FAIL|SKIP per test
   genplay serve [--addr HOST:PORT] [--dir DIR]     serve the playground (default 127.0.0.1:8080, site/dist)
   genplay help                                     show this help
 

@@ -52,14 +52,21 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	asJSON := fset.Bool("json", false, "print one JSON object instead of text")
 	verbose := fset.Bool("v", false, "print the timeline of every failed test")
+	perms := fset.String("permissions", string(engine.PermissionsKyvernoE2E),
+		"what Kyverno's background controller may manage before the test's own RBAC objects: chart (a default Helm install), kyverno-e2e (the install Kyverno's conformance tests assume) or none (no check)")
 	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	permissions, err := engine.ParsePermissions(*perms)
+	if err != nil {
+		fmt.Fprintf(stderr, "genplay test: --permissions: %v\n", err)
 		return 2
 	}
 	if fset.NArg() == 0 {
 		fmt.Fprintln(stderr, "genplay test: want at least one PATH (a chainsaw test, a kyverno-test.yaml, or a folder holding them)")
 		return 2
 	}
-	report, err := runSuite(fset.Args())
+	report, err := runSuite(fset.Args(), permissions)
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay test: %v\n", err)
 		return 2
@@ -130,8 +137,9 @@ var (
 	cliTestDoc      = regexp.MustCompile(`(?m)^apiVersion:\s*["']?cli\.kyverno\.io/v1alpha1["']?\s*$`)
 )
 
-// runSuite finds and runs every test under paths.
-func runSuite(paths []string) (*testReport, error) {
+// runSuite finds and runs every test under paths; chainsaw tests run with
+// the given permissions for Kyverno's background controller.
+func runSuite(paths []string, permissions engine.Permissions) (*testReport, error) {
 	files, err := findTests(paths)
 	if err != nil {
 		return nil, err
@@ -152,7 +160,7 @@ func runSuite(paths []string) (*testReport, error) {
 		if f.cli {
 			outcomes = runCLITest(fsys, f)
 		} else {
-			outcomes = runChainsawFile(fsys, f)
+			outcomes = runChainsawFile(fsys, f, permissions)
 		}
 		for _, o := range outcomes {
 			switch o.Status {
@@ -274,7 +282,7 @@ func classify(p string) (string, error) {
 
 // runChainsawFile runs every chainsaw Test of one file, each in a fresh
 // simulated cluster.
-func runChainsawFile(fsys fs.FS, f testFile) []testOutcome {
+func runChainsawFile(fsys fs.FS, f testFile, permissions engine.Permissions) []testOutcome {
 	tests, diags := scenario.Load(fsys, f.fsPath)
 	if diags.HasErrors() {
 		var detail []string
@@ -299,7 +307,7 @@ func runChainsawFile(fsys fs.FS, f testFile) []testOutcome {
 			out = append(out, o)
 			continue
 		}
-		res := engine.RunTest(t, engine.Options{Files: fsys})
+		res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: permissions})
 		o.timeline = res
 		switch {
 		case res.Skipped != "":
@@ -307,10 +315,6 @@ func runChainsawFile(fsys fs.FS, f testFile) []testOutcome {
 		case res.Passed:
 			o.Status = statusPass
 		default:
-			if reason := rbacCheckExpected(t, res); reason != "" {
-				o.Status, o.Reason = statusSkip, reason
-				break
-			}
 			o.Status = statusFail
 			o.Reason, o.detail = failure(f, res)
 		}
@@ -319,80 +323,53 @@ func runChainsawFile(fsys fs.FS, f testFile) []testOutcome {
 	return out
 }
 
-// rbacCheckExpected recognizes a test of Kyverno's RBAC check on generate
-// policies: a policy write that must be denied, later a ClusterRole (or
-// Role) aggregated into Kyverno's background controller, then the same
-// policy written again and admitted. genplay simulates no RBAC, so when it
-// admits the first write the test is skipped with that reason instead of
-// failing for it.
-func rbacCheckExpected(t *scenario.Test, res *timeline.Result) string {
-	step := failedStep(res)
-	if step == nil || step.Error != "" || step.Check == nil {
-		return ""
-	}
-	type write struct {
-		op  *scenario.Operation
-		obj resource.Object
-	}
-	var writes []write
-	for i := range t.Steps {
-		for j := range t.Steps[i].Try {
-			op := &t.Steps[i].Try[j]
-			if op.Type != scenario.OpApply && op.Type != scenario.OpCreate {
-				continue
-			}
-			for _, r := range op.Resources {
-				writes = append(writes, write{op: op, obj: resource.Object(r.Object)})
-			}
-		}
-	}
-	for i, w := range writes {
-		if !isKyvernoPolicy(w.obj) || len(w.op.Expect) == 0 || !strings.Contains(step.Summary, w.obj.Kind()+" "+w.obj.Name()) {
-			continue
-		}
-		// The test grants the background controller some permissions
-		// before, but not those this policy's targets need.
-		var grants []any
-		for _, earlier := range writes[:i] {
-			if grantsBackgroundController(earlier.obj) {
-				rules, _ := earlier.obj["rules"].([]any)
-				grants = append(grants, rules...)
-			}
-		}
-		if len(grants) > 0 {
-			for _, target := range generateTargets(w.obj) {
-				if !granted(grants, target[0], target[1]) {
-					return fmt.Sprintf("the test expects Kyverno to deny %s %s, whose target %s is not among the permissions the test grants Kyverno's background controller: that is Kyverno's RBAC permission check, and genplay simulates no RBAC", w.obj.Kind(), w.obj.Name(), strings.TrimPrefix(target[0]+"/"+target[1], "/"))
+// unsimulatedPolicies says why a test cannot be simulated when it writes
+// policies genplay does not model: rules other than generate (validate,
+// mutate, verifyImages) and the CEL policy types. Such a test would pass or
+// fail for the wrong reasons.
+func unsimulatedPolicies(t *scenario.Test) string {
+	for _, step := range t.Steps {
+		for _, ops := range [][]scenario.Operation{step.Try, step.Finally} {
+			for _, op := range ops {
+				switch op.Type {
+				case scenario.OpApply, scenario.OpCreate, scenario.OpUpdate, scenario.OpPatch:
+				default:
+					continue
 				}
-			}
-		}
-		granted := false
-		for _, later := range writes[i+1:] {
-			switch {
-			case grantsBackgroundController(later.obj):
-				granted = true
-			case granted && isKyvernoPolicy(later.obj) && later.obj.Name() == w.obj.Name() && len(later.op.Expect) == 0:
-				return fmt.Sprintf("the test expects Kyverno to deny %s %s until a ClusterRole grants its background controller the permissions the rule needs: that is Kyverno's RBAC permission check, and genplay simulates no RBAC", w.obj.Kind(), w.obj.Name())
+				for _, r := range op.Resources {
+					if reason := unsimulatedPolicy(r.Object); reason != "" {
+						return fmt.Sprintf("%s: %s", filepath.Base(r.Pos().File), reason)
+					}
+				}
 			}
 		}
 	}
 	return ""
 }
 
-func isKyvernoPolicy(o resource.Object) bool {
-	return strings.HasPrefix(o.APIVersion(), "kyverno.io/") && (o.Kind() == "ClusterPolicy" || o.Kind() == "Policy")
+func unsimulatedPolicy(obj map[string]any) string {
+	o := resourceObject(obj)
+	group, _, _ := strings.Cut(o.APIVersion(), "/")
+	if group == "policies.kyverno.io" {
+		return fmt.Sprintf("applies the %s %s: genplay simulates the generate rules of ClusterPolicy and Policy only", o.Kind(), o.Name())
+	}
+	if group != "kyverno.io" || (o.Kind() != "ClusterPolicy" && o.Kind() != "Policy") {
+		return ""
+	}
+	rules, _ := o.Nested("spec", "rules")
+	list, _ := rules.([]any)
+	for _, x := range list {
+		r, _ := x.(map[string]any)
+		for _, k := range []string{"validate", "mutate", "verifyImages"} {
+			if _, ok := r[k]; ok {
+				return fmt.Sprintf("applies %s %s, whose rule %v is a %s rule: genplay simulates generate rules only", o.Kind(), o.Name(), r["name"], k)
+			}
+		}
+	}
+	return ""
 }
 
-// grantsBackgroundController reports whether a role is aggregated into
-// Kyverno's background controller role (by the chart's labels).
-func grantsBackgroundController(o resource.Object) bool {
-	if o.Kind() != "ClusterRole" && o.Kind() != "Role" {
-		return false
-	}
-	l := o.Labels()
-	return l["rbac.kyverno.io/aggregate-to-background-controller"] == "true" ||
-		l["app.kubernetes.io/component"] == "background-controller" && l["app.kubernetes.io/part-of"] == "kyverno"
-}
+func resourceObject(m map[string]any) resource.Object { return resource.Object(m) }
 
 // failure explains a failed run: the failing operation and what differed.
 func failure(f testFile, res *timeline.Result) (string, []string) {
@@ -459,108 +436,4 @@ func displayFile(f testFile, file string) string {
 func relativize(f testFile, msg string) string {
 	dir := filepath.ToSlash(filepath.Dir(f.fsPath)) + "/"
 	return strings.ReplaceAll(msg, dir, "")
-}
-
-// unsimulatedPolicies says why a test cannot be simulated when it writes
-// policies genplay does not model: rules other than generate (validate,
-// mutate, verifyImages) and the CEL policy types. Such a test would pass or
-// fail for the wrong reasons.
-func unsimulatedPolicies(t *scenario.Test) string {
-	for _, step := range t.Steps {
-		for _, ops := range [][]scenario.Operation{step.Try, step.Finally} {
-			for _, op := range ops {
-				switch op.Type {
-				case scenario.OpApply, scenario.OpCreate, scenario.OpUpdate, scenario.OpPatch:
-				default:
-					continue
-				}
-				for _, r := range op.Resources {
-					if reason := unsimulatedPolicy(r.Object); reason != "" {
-						return fmt.Sprintf("%s: %s", filepath.Base(r.Pos().File), reason)
-					}
-				}
-			}
-		}
-	}
-	return ""
-}
-
-func unsimulatedPolicy(obj map[string]any) string {
-	o := resourceObject(obj)
-	group, _, _ := strings.Cut(o.APIVersion(), "/")
-	if group == "policies.kyverno.io" {
-		return fmt.Sprintf("applies the %s %s: genplay simulates the generate rules of ClusterPolicy and Policy only", o.Kind(), o.Name())
-	}
-	if group != "kyverno.io" || (o.Kind() != "ClusterPolicy" && o.Kind() != "Policy") {
-		return ""
-	}
-	rules, _ := o.Nested("spec", "rules")
-	list, _ := rules.([]any)
-	for _, x := range list {
-		r, _ := x.(map[string]any)
-		for _, k := range []string{"validate", "mutate", "verifyImages"} {
-			if _, ok := r[k]; ok {
-				return fmt.Sprintf("applies %s %s, whose rule %v is a %s rule: genplay simulates generate rules only", o.Kind(), o.Name(), r["name"], k)
-			}
-		}
-	}
-	return ""
-}
-
-func resourceObject(m map[string]any) resource.Object { return resource.Object(m) }
-
-// generateTargets lists the (group, resource) of a policy's fixed generate
-// targets.
-func generateTargets(o resource.Object) [][2]string {
-	rules, _ := o.Nested("spec", "rules")
-	list, _ := rules.([]any)
-	var out [][2]string
-	for _, x := range list {
-		r, _ := x.(map[string]any)
-		g, _ := r["generate"].(map[string]any)
-		apiVersion, _ := g["apiVersion"].(string)
-		kind, _ := g["kind"].(string)
-		if kind == "" || strings.Contains(apiVersion+kind, "{{") {
-			continue
-		}
-		group, _, found := strings.Cut(apiVersion, "/")
-		if !found {
-			group = ""
-		}
-		out = append(out, [2]string{group, pluralResource(kind)})
-	}
-	return out
-}
-
-// pluralResource guesses a kind's resource name as kubectl does for kinds
-// it does not know.
-func pluralResource(kind string) string {
-	k := strings.ToLower(kind)
-	switch {
-	case strings.HasSuffix(k, "s"), strings.HasSuffix(k, "x"), strings.HasSuffix(k, "ch"), strings.HasSuffix(k, "sh"):
-		return k + "es"
-	case strings.HasSuffix(k, "y") && len(k) > 1 && !strings.ContainsRune("aeiou", rune(k[len(k)-2])):
-		return k[:len(k)-1] + "ies"
-	}
-	return k + "s"
-}
-
-// granted reports whether RBAC rules allow creating group/resource.
-func granted(rules []any, group, res string) bool {
-	has := func(v any, want string) bool {
-		list, _ := v.([]any)
-		for _, x := range list {
-			if s, _ := x.(string); s == want || s == "*" {
-				return true
-			}
-		}
-		return false
-	}
-	for _, x := range rules {
-		r, _ := x.(map[string]any)
-		if has(r["apiGroups"], group) && has(r["resources"], res) && has(r["verbs"], "create") {
-			return true
-		}
-	}
-	return false
 }

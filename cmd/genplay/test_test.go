@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine"
 )
 
 const passingTest = `apiVersion: chainsaw.kyverno.io/v1alpha1
@@ -125,7 +127,7 @@ func TestGenplayTestUsageErrorsExitWithTwo(t *testing.T) {
 }
 
 func TestKyvernoCLITestsRun(t *testing.T) {
-	report, err := runSuite([]string{filepath.Join("testdata", "kyverno-test")})
+	report, err := runSuite([]string{filepath.Join("testdata", "kyverno-test")}, engine.PermissionsKyvernoE2E)
 	require.NoError(t, err)
 	byName := map[string]testOutcome{}
 	for _, o := range report.Tests {
@@ -160,7 +162,7 @@ func TestKyvernoCLITestsCanFail(t *testing.T) {
 			}
 			mutate(f)
 			dir := writeFiles(t, f)
-			report, err := runSuite([]string{dir})
+			report, err := runSuite([]string{dir}, engine.PermissionsKyvernoE2E)
 			require.NoError(t, err)
 			require.Len(t, report.Tests, 1)
 			assert.Equal(t, statusFail, report.Tests[0].Status)

@@ -56,7 +56,8 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 		if req.User.Username == BackgroundUser && rule.SkipBackgroundRequests {
 			continue
 		}
-		v := view{operation: req.Operation, object: req.Object, oldObject: req.OldObject, user: &req.User}
+		v := view{operation: req.Operation, object: req.Object, oldObject: req.OldObject, user: &req.User,
+			subResource: req.SubResource, resource: req.Resource}
 		if req.Operation == OpDelete && matchesDeleteOperation(rule) {
 			// MatchDeleteOperation: a rule that lists DELETE generates on delete,
 			// with the deleted object as request.object.
@@ -141,6 +142,13 @@ func (c *Controller) matchRequest(p *policy.Policy, v view, obj resource.Object)
 		Object:          obj,
 		NamespaceLabels: c.nsLabels(obj),
 		PolicyNamespace: p.Namespace,
+	}
+	if v.subResource != "" {
+		// Kinds entries name the resource and its subresource ("Pod/exec");
+		// Kyverno maps the subresource's kind (PodExecOptions) to them.
+		shown := obj.DeepCopy()
+		shown["apiVersion"], shown["kind"] = v.resource.APIVersion(), v.resource.Kind
+		r.Object, r.SubResource = shown, v.subResource
 	}
 	if v.user != nil {
 		r.UserInfo = &match.UserInfo{Username: v.user.Username, Groups: v.user.Groups, Roles: v.user.Roles, ClusterRoles: v.user.ClusterRoles}

@@ -14,6 +14,9 @@ type view struct {
 	object    resource.Object // the new object (nil on DELETE)
 	oldObject resource.Object
 	user      *UserInfo // nil in the background
+	// subResource and resource describe a subresource request (see Request).
+	subResource string
+	resource    resource.GVK
 }
 
 // requestContext builds the JSON context of SEMANTICS §4 for obj.
@@ -32,6 +35,9 @@ func requestContext(v view, obj resource.Object) map[string]any {
 	}
 	if v.oldObject != nil {
 		req["oldObject"] = map[string]any(v.oldObject)
+	}
+	if v.subResource != "" {
+		req["subResource"] = v.subResource
 	}
 	ctx := map[string]any{"request": req}
 	if v.user != nil {

@@ -18,6 +18,8 @@ const (
 	OpCreate = "CREATE"
 	OpUpdate = "UPDATE"
 	OpDelete = "DELETE"
+	// OpConnect is the operation of exec, attach and port-forward requests.
+	OpConnect = "CONNECT"
 )
 
 // Usernames of the Kubernetes controllers that delete objects in cascades.
@@ -32,6 +34,12 @@ type Request struct {
 	Object    resource.Object // nil on DELETE
 	OldObject resource.Object // nil on CREATE
 	User      UserInfo
+	// SubResource is set for a request on a subresource ("exec" for a
+	// CONNECT on pods/exec): Object is then the subresource's object (a
+	// PodExecOptions), and Resource the kind of the resource it belongs to
+	// (v1 Pod), which kinds entries such as "Pod/exec" select.
+	SubResource string
+	Resource    resource.GVK
 }
 
 // UserInfo is the requesting user.

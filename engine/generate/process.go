@@ -30,9 +30,14 @@ func (c *Controller) process(ur *updateRequest) {
 		return
 	}
 	var trig resource.Object
-	if ur.operation() == OpDelete {
+	switch {
+	case ur.operation() == OpDelete:
 		trig = ur.admission.OldObject
-	} else {
+	case ur.admission != nil && ur.admission.SubResource != "":
+		// A subresource object (PodExecOptions) is not stored: Kyverno
+		// uses the request's object as the trigger.
+		trig = ur.admission.Object
+	default:
 		trig = c.findByUID(ur.trigger)
 	}
 	tref := c.triggerRef(ur.trigger)
@@ -46,6 +51,7 @@ func (c *Controller) process(ur *updateRequest) {
 	v := view{operation: ur.operation(), object: trig}
 	if ur.admission != nil {
 		v.user = &ur.admission.User
+		v.subResource, v.resource = ur.admission.SubResource, ur.admission.Resource
 		if ur.operation() != OpDelete {
 			v.oldObject = ur.admission.OldObject
 		}

@@ -150,6 +150,9 @@ func (v *validator) backgroundVariables() {
 			fp[2] == "kubectl.kubernetes.io/last-applied-configuration")) {
 			return
 		}
+		if !strings.Contains(s, "{{") {
+			return // the pattern needs "{{"; the regexp costs most of validation
+		}
 		for _, m := range variablePattern.FindAllStringSubmatch(s, -1) {
 			for _, re := range userVariables {
 				if re.MatchString(m[2]) && !reported[m[2]] {
@@ -202,7 +205,7 @@ func walkStrings(v any, fp fieldPath, fn func(fieldPath, string)) {
 	}
 }
 
-func hasVariable(s string) bool { return variablePattern.MatchString(s) }
+func hasVariable(s string) bool { return strings.Contains(s, "{{") && variablePattern.MatchString(s) }
 
 // firstVariable returns the path of the first string with a variable under v.
 func firstVariable(v any, base fieldPath) fieldPath {

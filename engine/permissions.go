@@ -1,0 +1,328 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/source"
+)
+
+// Kyverno's policy validation asks the API server (a SubjectAccessReview)
+// whether the background controller's service account may manage every
+// target of a generate rule: get and create, plus update and delete when
+// the rule synchronizes (pkg/policy/generate/validate.go canIGenerate). A
+// policy whose targets it may not manage is denied. genplay answers the
+// review itself from the permissions a default Helm install grants that
+// service account and from the RBAC objects in the simulated cluster.
+
+// Permissions names the permissions Kyverno's background controller has
+// before the cluster's own RBAC objects add to them.
+type Permissions string
+
+// The permission profiles.
+const (
+	// PermissionsChart is a default Helm install of Kyverno (the default).
+	PermissionsChart Permissions = ""
+	// PermissionsKyvernoE2E is the install Kyverno's own conformance tests
+	// run against (scripts/config/standard/kyverno.yaml in the Kyverno
+	// repository): the chart's defaults plus create, update, patch, delete,
+	// get and list on configmaps, networkpolicies, resourcequotas, secrets,
+	// roles, rolebindings, limitranges, namespaces, nodes and pods.
+	PermissionsKyvernoE2E Permissions = "kyverno-e2e"
+	// PermissionsUnchecked skips the check, as the Kyverno CLI does.
+	PermissionsUnchecked Permissions = "none"
+)
+
+// ParsePermissions reads a profile name.
+func ParsePermissions(s string) (Permissions, error) {
+	switch p := Permissions(s); p {
+	case "chart":
+		return PermissionsChart, nil
+	case PermissionsChart, PermissionsKyvernoE2E, PermissionsUnchecked:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown permissions %q: want chart, kyverno-e2e or none", s)
+}
+
+// kyvernoE2EPermissions is what scripts/config/standard/kyverno.yaml adds
+// (backgroundController.rbac.clusterRole.extraResources).
+var kyvernoE2EPermissions = []rbacRule{{
+	apiGroups: []string{"*"},
+	resources: []string{"configmaps", "networkpolicies", "resourcequotas", "secrets", "roles", "rolebindings",
+		"limitranges", "namespaces", "nodes", "nodes/status", "pods"},
+	verbs: []string{"create", "update", "patch", "delete", "get", "list"},
+}}
+
+// rbacRule is one PolicyRule of a (Cluster)Role.
+type rbacRule struct {
+	apiGroups, resources, verbs, resourceNames []string
+}
+
+// defaultBackgroundPermissions are the rules of the ClusterRoles the Kyverno
+// chart (1.19) installs for the background controller: the ":core" role and
+// the default backgroundController.rbac.coreClusterRole.extraResources.
+// (Kyverno's own e2e install adds secrets, namespaces, pods and more through
+// backgroundController.rbac.clusterRole.extraResources; a default install
+// does not.)
+var defaultBackgroundPermissions = []rbacRule{
+	{apiGroups: []string{"*"}, resources: []string{"*"}, verbs: []string{"get", "list", "watch"}},
+	{apiGroups: []string{"apiextensions.k8s.io"}, resources: []string{"customresourcedefinitions"}, verbs: []string{"get"}},
+	{apiGroups: []string{"kyverno.io"}, resources: []string{"policies", "policies/status", "clusterpolicies", "clusterpolicies/status",
+		"policyexceptions", "updaterequests", "updaterequests/status", "globalcontextentries", "globalcontextentries/status"},
+		verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch", "deletecollection"}},
+	{apiGroups: []string{"", "events.k8s.io"}, resources: []string{"events"}, verbs: []string{"create", "get", "list", "patch", "update", "watch"}},
+	{apiGroups: []string{"reports.kyverno.io"}, resources: []string{"ephemeralreports", "clusterephemeralreports"},
+		verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch", "deletecollection"}},
+	{apiGroups: []string{"networking.k8s.io"}, resources: []string{"ingresses", "ingressclasses", "networkpolicies"}, verbs: []string{"create", "update", "patch", "delete"}},
+	{apiGroups: []string{"rbac.authorization.k8s.io"}, resources: []string{"rolebindings", "roles"}, verbs: []string{"create", "update", "patch", "delete"}},
+	{apiGroups: []string{""}, resources: []string{"configmaps", "resourcequotas", "limitranges"}, verbs: []string{"create", "update", "patch", "delete"}},
+}
+
+// backgroundAggregationSelectors are the label sets whose ClusterRoles the
+// chart aggregates into the background controller's ClusterRole.
+var backgroundAggregationSelectors = []map[string]string{
+	{"rbac.kyverno.io/aggregate-to-background-controller": "true"},
+	{"app.kubernetes.io/component": "background-controller", "app.kubernetes.io/instance": "kyverno", "app.kubernetes.io/part-of": "kyverno"},
+}
+
+// backgroundServiceAccount is the subject Kyverno checks.
+const (
+	backgroundServiceAccountNamespace = "kyverno"
+	backgroundServiceAccountName      = "kyverno-background-controller"
+)
+
+// checkGeneratePermissions returns an error diagnostic for every generate
+// rule whose targets the background controller may not manage.
+func (s *Session) checkGeneratePermissions(p *policy.Policy) source.Diagnostics {
+	if s.opts.Permissions == PermissionsUnchecked {
+		return nil
+	}
+	var out source.Diagnostics
+	for i := range p.Spec.Rules {
+		rule := &p.Spec.Rules[i]
+		if rule.Generate == nil {
+			continue
+		}
+		verbs := []string{"get", "create"}
+		if rule.Generate.Synchronize {
+			verbs = []string{"get", "create", "update", "delete"}
+		}
+		targets := []policy.Target{rule.Generate.Target}
+		path := []any{"spec", "rules", rule.Index, "generate"}
+		if len(rule.Generate.ForEach) > 0 {
+			targets = targets[:0]
+			for _, fe := range rule.Generate.ForEach {
+				targets = append(targets, fe.Target)
+			}
+			path = append(path, "foreach")
+		}
+		for _, t := range targets {
+			msg := s.canIGenerate(t, verbs)
+			if msg == "" {
+				continue
+			}
+			pos := source.Pos{File: p.File, Line: 1, Col: 1}
+			if p.Source != nil {
+				pos = p.Source.Pos(path...)
+			}
+			out = append(out, source.Diagnostic{Pos: pos, Severity: source.SeverityError,
+				Message: fmt.Sprintf("spec.rules[%d].generate: %s", rule.Index, msg)})
+			break // Kyverno stops at the first target it may not manage
+		}
+	}
+	return out
+}
+
+// canIGenerate is Kyverno's check for one pattern: "" when allowed, else
+// Kyverno's message naming the missing verbs.
+func (s *Session) canIGenerate(t policy.Target, verbs []string) string {
+	apiVersion, kind := t.APIVersion, t.Kind
+	if t.CloneList != nil && len(t.CloneList.Kinds) > 0 {
+		// Kyverno checks only the first kind of a cloneList.
+		apiVersion, kind = splitCloneKind(t.CloneList.Kinds[0])
+	}
+	kind, sub, _ := strings.Cut(kind, "/")
+	if kind == "" || strings.Contains(apiVersion+kind, "{{") {
+		return "" // variables cannot be resolved: Kyverno skips the check
+	}
+	info, known := s.store.KindInfo(apiVersion, kind)
+	if !known || s.store.Inferred(info.APIVersion(), info.Kind) {
+		// Kyverno's discovery lookup would fail for a kind the cluster does
+		// not serve; genplay cannot tell, so it does not judge.
+		return ""
+	}
+	res := info.Resource
+	if sub != "" {
+		res += "/" + sub
+	}
+	rules := s.backgroundPermissions(t.Namespace)
+	var missing []string
+	for _, v := range verbs {
+		if !allows(rules, info.Group, res, v) {
+			missing = append(missing, v)
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
+	gvk := apiVersion + "/" + kind
+	if apiVersion == "" {
+		gvk = info.APIVersion() + "/" + kind
+	}
+	if sub != "" {
+		gvk += "/" + sub
+	}
+	msg := fmt.Sprintf("%s requires permissions %s for resource %s", generate.BackgroundUser, strings.Join(missing, ","), gvk)
+	if t.Namespace != "" {
+		msg += " in namespace " + t.Namespace
+	}
+	return msg
+}
+
+// splitCloneKind reads a cloneList kind: "v1/Secret", "apps/v1/Deployment"
+// or "Secret".
+func splitCloneKind(k string) (apiVersion, kind string) {
+	i := strings.LastIndex(k, "/")
+	if i < 0 {
+		return "", k
+	}
+	return k[:i], k[i+1:]
+}
+
+// backgroundPermissions are the rules granted to the background
+// controller's service account: the chart's defaults, ClusterRoles
+// aggregated into its ClusterRole, ClusterRoles bound to it, and, in
+// namespace, Roles and ClusterRoles bound to it by RoleBindings.
+func (s *Session) backgroundPermissions(namespace string) []rbacRule {
+	rules := append([]rbacRule{}, defaultBackgroundPermissions...)
+	if s.opts.Permissions == PermissionsKyvernoE2E {
+		rules = append(rules, kyvernoE2EPermissions...)
+	}
+	rbacV1 := "rbac.authorization.k8s.io/v1"
+	clusterRoles := map[string]resource.Object{}
+	for _, cr := range s.store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRole"}) {
+		clusterRoles[cr.Name()] = cr
+		for _, sel := range backgroundAggregationSelectors {
+			if labelsMatch(cr.Labels(), sel) {
+				rules = append(rules, roleRules(cr)...)
+				break
+			}
+		}
+	}
+	for _, b := range s.store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRoleBinding"}) {
+		if bindsBackgroundController(b) {
+			if cr, ok := clusterRoles[b.NestedString("roleRef", "name")]; ok && b.NestedString("roleRef", "kind") == "ClusterRole" {
+				rules = append(rules, roleRules(cr)...)
+			}
+		}
+	}
+	if namespace == "" || strings.Contains(namespace, "{{") {
+		return rules
+	}
+	for _, b := range s.store.List(cluster.Query{APIVersion: rbacV1, Kind: "RoleBinding", Namespace: namespace}) {
+		if !bindsBackgroundController(b) {
+			continue
+		}
+		name := b.NestedString("roleRef", "name")
+		switch b.NestedString("roleRef", "kind") {
+		case "ClusterRole":
+			if cr, ok := clusterRoles[name]; ok {
+				rules = append(rules, roleRules(cr)...)
+			}
+		case "Role":
+			if r, err := s.store.Get(resource.Ref{APIVersion: rbacV1, Kind: "Role", Namespace: namespace, Name: name}); err == nil {
+				rules = append(rules, roleRules(r)...)
+			}
+		}
+	}
+	return rules
+}
+
+func labelsMatch(labels, sel map[string]string) bool {
+	for k, v := range sel {
+		if got, ok := labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// bindsBackgroundController reports whether a binding's subjects include
+// the background controller's service account (directly or by group).
+func bindsBackgroundController(b resource.Object) bool {
+	subjects, _ := b.Nested("subjects")
+	list, _ := subjects.([]any)
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		kind, _ := m["kind"].(string)
+		name, _ := m["name"].(string)
+		ns, _ := m["namespace"].(string)
+		switch {
+		case kind == "ServiceAccount" && name == backgroundServiceAccountName && ns == backgroundServiceAccountNamespace:
+			return true
+		case kind == "User" && name == generate.BackgroundUser:
+			return true
+		case kind == "Group" && slices.Contains([]string{"system:serviceaccounts", "system:serviceaccounts:" + backgroundServiceAccountNamespace, "system:authenticated"}, name):
+			return true
+		}
+	}
+	return false
+}
+
+// roleRules reads the rules of a Role or ClusterRole.
+func roleRules(role resource.Object) []rbacRule {
+	raw, _ := role.Nested("rules")
+	list, _ := raw.([]any)
+	var out []rbacRule
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		out = append(out, rbacRule{
+			apiGroups: stringList(m["apiGroups"]), resources: stringList(m["resources"]),
+			verbs: stringList(m["verbs"]), resourceNames: stringList(m["resourceNames"]),
+		})
+	}
+	return out
+}
+
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// allows reports whether rules grant verb on group/resource for a request
+// that names no object (a rule limited to resourceNames does not).
+func allows(rules []rbacRule, group, res, verb string) bool {
+	for _, r := range rules {
+		if len(r.resourceNames) > 0 {
+			continue
+		}
+		if matchesAny(r.apiGroups, group) && matchesAny(r.resources, res) && matchesAny(r.verbs, verb) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchesAny(list []string, s string) bool {
+	for _, x := range list {
+		if x == s || x == "*" {
+			return true
+		}
+		// "*/scale" grants the scale subresource of every resource.
+		if strings.HasPrefix(x, "*/") && strings.Contains(s, "/") && strings.HasSuffix(s, x[1:]) {
+			return true
+		}
+	}
+	return false
+}
