@@ -31,11 +31,11 @@
 //     and the bindings to its service account in the simulated cluster.
 //     Kinds the cluster does not serve are not checked (a real cluster
 //     denies them), and Kyverno's controllers themselves are not limited.
-//   - UpdateRequests are not objects in the cluster; a failed request is
-//     reported once in the timeline (Kyverno retries it three times, which
-//     in a deterministic simulation changes nothing, then drops it).
-//   - The API server has no managedFields, finalizers, terminating phase,
-//     defaulting or status subresources; deletes are immediate and
+//   - A failed UpdateRequest is reported once in the timeline (Kyverno
+//     retries it three times, which in a deterministic simulation changes
+//     nothing, then drops it).
+//   - The API server has no managedFields, finalizers, terminating phase
+//     or status subresources; deletes are immediate and
 //     cascades (a Namespace's contents, ownerReference garbage collection)
 //     happen in the same step. Numbers are JSON numbers (float64).
 //     Server-side apply is modelled per downstream by remembering what
@@ -54,8 +54,20 @@
 //     timeline size, UpdateRequests) the run stops with an error
 //     diagnostic; a foreach list longer than ForEachElements fails its
 //     rule. Kyverno has no such limits: a real cluster would keep going.
+//   - UpdateRequests are not objects in the cluster, except those a user
+//     creates, which Kyverno processes (and deletes once completed).
 //   - apiCall context entries are answered from the simulated cluster (GET
 //     only); service calls, globalReference and imageRegistry entries are
-//     errors. Custom JMESPath functions that are not deterministic (random)
-//     are errors.
+//     errors. random() draws from a generator seeded per run, so a run
+//     replays byte for byte; x509_decode, image_normalize and
+//     is_external_url are errors.
+//   - The API server's defaulting is limited to what generate rules can
+//     observe (package cluster lists it); there is no kubelet, so Pods never
+//     become Ready, and mutate and validate rules are not simulated.
+//   - Script steps are interpreted as kubectl commands against the
+//     simulated cluster (kubectl.go). jq in a pipeline runs only in native
+//     builds: it would add about 0.35 MB to the browser's wasm, so in the
+//     browser a script that pipes into jq makes the scenario skip with that
+//     reason, and there, only there, the browser's result differs from the
+//     CLI's.
 package engine
