@@ -1189,14 +1189,9 @@ func (r *runner) kubectlDelete(c *scenario.Command, stdin string, user *generate
 	ignore := last(c.Flags["ignore-not-found"]) == "true"
 	var refs []resource.Ref
 	if len(c.Files) > 0 {
-		ms, ok := r.manifests(c, stdin, o)
-		if !ok {
+		var ok bool
+		if refs, ok = r.manifestRefs(c, stdin, o); !ok {
 			return nil
-		}
-		for _, m := range ms {
-			obj := m.obj.DeepCopy()
-			r.defaultNamespace(c, obj)
-			refs = append(refs, obj.Ref())
 		}
 	} else {
 		ts, _, ok := r.targets(c.Targets, o)
@@ -1370,14 +1365,9 @@ func (r *runner) kubectlPatch(c *scenario.Command, stdin string, o *kubectlOutpu
 	}
 	var refs []resource.Ref
 	if len(c.Files) > 0 {
-		ms, ok := r.manifests(c, stdin, o)
-		if !ok {
+		var ok bool
+		if refs, ok = r.manifestRefs(c, stdin, o); !ok {
 			return nil
-		}
-		for _, m := range ms {
-			obj := m.obj.DeepCopy()
-			r.defaultNamespace(c, obj)
-			refs = append(refs, obj.Ref())
 		}
 	} else {
 		ts, _, ok := r.targets(c.Targets, o)
@@ -1840,4 +1830,20 @@ func (r *runner) kubectlExec(c *scenario.Command, o *kubectlOutput) error {
 	r.s.ctrl.Admit(generate.Request{Operation: generate.OpConnect, Object: opts, User: Admin,
 		SubResource: "exec", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
 	return nil
+}
+
+// manifestRefs names the objects of a command's -f manifests, in the
+// command's namespace when they name none.
+func (r *runner) manifestRefs(c *scenario.Command, stdin string, o *kubectlOutput) ([]resource.Ref, bool) {
+	ms, ok := r.manifests(c, stdin, o)
+	if !ok {
+		return nil, false
+	}
+	refs := make([]resource.Ref, 0, len(ms))
+	for _, m := range ms {
+		obj := m.obj.DeepCopy()
+		r.defaultNamespace(c, obj)
+		refs = append(refs, obj.Ref())
+	}
+	return refs, true
 }
