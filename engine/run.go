@@ -91,6 +91,9 @@ type runner struct {
 	ns       string
 	bindings map[string]any
 	limitErr error // a limit stopped the run (limits.go)
+	// positioned is set when the current write was rejected with
+	// diagnostics that already point at the offending fields.
+	positioned bool
 }
 
 // errSkip stops a test that cannot be simulated honestly.
@@ -260,7 +263,9 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 	if op.DryRun {
 		err = nil
 	} else {
+		before := len(r.s.diags)
 		_, warnings, err = r.s.Put(op.Type, obj, res.Doc.Sub(res.Path...))
+		r.positioned = err != nil && len(r.s.diags) > before
 	}
 	r.s.cur.Warnings = warnings
 	for _, w := range warnings {
@@ -309,8 +314,11 @@ func (r *runner) finish(op *scenario.Operation, obj resource.Object, err error, 
 		if pos.Line == 0 {
 			pos = op.Pos
 		}
-		r.diag(pos, msg)
+		if len(op.Expect) > 0 || !r.positioned {
+			r.diag(pos, msg) // otherwise validation already pointed at the fields
+		}
 	}
+	r.positioned = false
 	r.s.end()
 	return ok
 }

@@ -366,6 +366,12 @@ func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *sour
 		}
 	}
 	if len(errs) > 0 {
+		if strings.HasPrefix(errs[0], "strict decoding error") {
+			// Unknown fields never reach Kyverno: the API server's strict
+			// field validation refuses the object first.
+			_, version := resource.SplitAPIVersion(obj.APIVersion())
+			return nil, warnings, fmt.Errorf("%s in version %q cannot be handled as a %s: %s", obj.Kind(), version, obj.Kind(), strings.Join(errs, "; "))
+		}
 		return nil, warnings, fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", strings.Join(errs, "; "))
 	}
 	return p, warnings, nil

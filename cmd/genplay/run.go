@@ -70,7 +70,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	for _, d := range res.Diagnostics {
 		if d.Severity == "error" && len(res.Steps) == 0 {
 			if *output == "json" {
-				fmt.Fprintf(stderr, "%s:%d:%d: %s\n", d.File, d.Line, d.Column, d.Message)
+				fmt.Fprintf(stderr, "%s: %s\n", d.Where(), d.Message)
 			}
 			return 2
 		}
@@ -137,7 +137,7 @@ func writeText(w io.Writer, res *timeline.Result, color bool) {
 		if d.Severity == "warning" {
 			c = yellow
 		}
-		fmt.Fprintf(w, "%s %s:%d:%d: %s\n", paint(c, d.Severity+":"), d.File, d.Line, d.Column, d.Message)
+		fmt.Fprintf(w, "%s %s: %s\n", paint(c, d.Severity+":"), d.Where(), d.Message)
 	}
 	if res.Test != "" {
 		fmt.Fprintf(w, "%s %s\n", paint(bold, "scenario"), res.Test)

@@ -416,7 +416,7 @@ func firstLine(s string) string {
 
 // displayPos renders file:line:col relative to the test's folder.
 func displayPos(f testFile, file string, line, col int) string {
-	return fmt.Sprintf("%s:%d:%d", displayFile(f, file), line, col)
+	return timeline.Diagnostic{File: displayFile(f, file), Line: line, Column: col}.Where()
 }
 
 func displayFile(f testFile, file string) string {

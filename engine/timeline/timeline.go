@@ -7,6 +7,7 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -129,6 +130,18 @@ type Diagnostic struct {
 	Column   int    `json:"column"`
 	Severity string `json:"severity"` // "error" or "warning"
 	Message  string `json:"message"`
+}
+
+// Where renders the diagnostic's position as file:line:column, leaving out
+// what is unknown (a zero line or column).
+func (d Diagnostic) Where() string {
+	switch {
+	case d.Line == 0:
+		return d.File
+	case d.Column == 0:
+		return fmt.Sprintf("%s:%d", d.File, d.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
 }
 
 // Marshal renders a result as the canonical JSON every adapter returns:
