@@ -491,3 +491,17 @@ func TestTheUsersActionComesFirstInItsStep(t *testing.T) {
 		assert.Equal(t, step.Events[i-1].Seq+1, step.Events[i].Seq, "sequence numbers stay consecutive")
 	}
 }
+
+func TestAPolicyWithAnUnknownFieldIsRefusedAtThatField(t *testing.T) {
+	policy := strings.Replace(netpolPolicy(true, false, ""), "synchronize: true", "synchronise: true", 1)
+	text := scenarioText("typo", policy, netpolTrigger, "- sleep:\n    duration: 1s", netpolCheck(present))
+	res := Run("scenario.yaml", []byte(text), Options{})
+	require.False(t, res.Passed)
+	require.Len(t, res.Diagnostics, 1, "one diagnostic, at the field")
+	d := res.Diagnostics[0]
+	lines := strings.Split(text, "\n")
+	require.Less(t, d.Line-1, len(lines))
+	assert.Contains(t, lines[d.Line-1], "synchronise: true")
+	assert.Contains(t, d.Message, `unknown field "spec.rules[0].generate.synchronise"`)
+	assert.Contains(t, res.Steps[0].Error, `ClusterPolicy in version "v1" cannot be handled as a ClusterPolicy`)
+}
