@@ -10,7 +10,8 @@
 //	GET  /healthz          {"status": "ok", "format": "genplay.timeline/v1"}
 //
 // The run request's body is the scenario, a chainsaw Test as YAML text
-// (Content-Type text/yaml, application/yaml, text/plain or none). Two query
+// (Content-Type text/yaml, application/yaml, text/plain, none, or the
+// application/x-www-form-urlencoded that curl --data-binary sends). Two query
 // parameters adjust the run: file names the scenario in diagnostics (default
 // "scenario.yaml"), and synchronize / orphanDownstreamOnPolicyDelete
 // (true or false) force those generate settings on every rule, as the

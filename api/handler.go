@@ -288,7 +288,9 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte
 				override.OrphanDownstreamOnPolicyDelete = req.Override.OrphanDownstreamOnPolicyDelete
 			}
 		}
-	case "", "text/plain", "text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml":
+	case "", "text/plain", "text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml",
+		// curl --data-binary @scenario.yaml labels the raw file this way.
+		"application/x-www-form-urlencoded":
 		if data, err = readBody(w, r, min(s.maxBody, engine.MaxInputBytes)); err != nil {
 			return "", nil, opts, err
 		}

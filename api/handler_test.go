@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -202,7 +203,7 @@ func TestMalformedRequests(t *testing.T) {
 		{"a file name with control characters is refused", "/api/v1/run?file=a%0Ab", "", []byte("x: 1"), 400, "printable characters"},
 		{"an overlong file name is refused", "/api/v1/run?file=" + strings.Repeat("a", 257), "", []byte("x: 1"), 400, "printable characters"},
 		{"a content type that does not parse is refused", "/api/v1/run", "text/yaml; =", []byte("x: 1"), 400, "content-type"},
-		{"a form is an unsupported media type", "/api/v1/run", "application/x-www-form-urlencoded", []byte("scenario=x"), 415, "send the scenario as YAML text"},
+		{"an image is an unsupported media type", "/api/v1/run", "image/png", []byte("x"), 415, "send the scenario as YAML text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -514,4 +515,16 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += n
 	return n, err
+}
+
+func TestCurlDataBinaryIsAccepted(t *testing.T) {
+	data, err := os.ReadFile("../engine/testdata/scenarios/netpol-sync.yaml")
+	require.NoError(t, err)
+	res := do(t, api.Handler(api.Options{}), http.MethodPost, "/api/v1/run", "application/x-www-form-urlencoded", data)
+	require.Equal(t, http.StatusOK, res.StatusCode, "curl --data-binary @file sends the file raw under this content type")
+	body, err := io.ReadAll(res.Body)
+	require.NoError(t, err)
+	want, err := timeline.Marshal(engine.Run(api.DefaultFile, data, engine.Options{}))
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(body))
 }
