@@ -152,7 +152,7 @@ func (s *Session) end() *timeline.Step {
 		step.Cluster = s.store.All()
 	}
 	for _, t := range s.touched {
-		after, err := s.store.Get(t.ref)
+		after, err := s.store.View(t.ref) // only rendered: no copy
 		if err != nil {
 			after = nil
 		}
@@ -395,7 +395,7 @@ func (s *Session) policyReady(obj resource.Object) resource.Object {
 
 // Remove deletes an object as the user.
 func (s *Session) Remove(ref resource.Ref) error {
-	live, err := s.store.Get(ref)
+	live, err := s.store.View(ref) // only read: no copy
 	if err != nil {
 		return err
 	}

@@ -193,7 +193,7 @@ func validateStringMap(md map[string]any, field string, labels bool) []FieldErro
 			// The API server validates annotation keys lowercased (ValidateAnnotations).
 			key = strings.ToLower(k)
 		}
-		for _, d := range checkQualifiedName(key) {
+		for _, d := range qualifiedNames.check(key, checkQualifiedName) {
 			errs = append(errs, FieldError{Type: "Invalid value", Field: path, Value: strconv.Quote(k), Detail: d})
 		}
 		v, ok := m[k].(string)
@@ -204,7 +204,7 @@ func validateStringMap(md map[string]any, field string, labels bool) []FieldErro
 		}
 		total += len(k) + len(v)
 		if labels {
-			for _, d := range checkLabelValue(v) {
+			for _, d := range labelValues.check(v, checkLabelValue) {
 				errs = append(errs, FieldError{Type: "Invalid value", Field: path, Value: strconv.Quote(v), Detail: d})
 			}
 		}

@@ -285,7 +285,7 @@ func (c *Controller) nsLabels(obj resource.Object) map[string]string {
 	if obj == nil || obj.Namespace() == "" || obj.Kind() == "Namespace" {
 		return nil
 	}
-	ns, err := c.store.Get(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: obj.Namespace()})
+	ns, err := c.store.View(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: obj.Namespace()}) // only read
 	if err != nil {
 		return nil
 	}

@@ -15,7 +15,20 @@ import (
 // Marshal renders a JSON-shaped value as YAML with sorted keys and a
 // two-space indent. The output is stable, so renderings can be diffed.
 // Values of other types are first normalised through encoding/json.
+//
+// JSON-shaped values are written by a direct emitter (emit.go) that
+// produces yaml.v3's bytes without building nodes; values it does not
+// model go through yaml.v3 itself.
 func Marshal(v any) ([]byte, error) {
+	if out, ok := appendFast(make([]byte, 0, 1024), v); ok {
+		return out, nil
+	}
+	return marshalYAMLv3(v)
+}
+
+// marshalYAMLv3 renders v through yaml.v3's encoder: the reference the fast
+// emitter (emit.go) matches, and its fallback for values it leaves alone.
+func marshalYAMLv3(v any) ([]byte, error) {
 	n, err := toNode(v, 0)
 	if err != nil {
 		return nil, err
@@ -43,9 +56,10 @@ func toNode(v any, depth int) (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t)}, nil
 	case string:
 		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t}
-		if strings.Contains(strings.TrimRight(t, "\n"), "\n") && !strings.ContainsAny(t, "\r\t") && !hasTrailingSpace(t) {
+		switch requestedStyle(t) {
+		case styleLiteral:
 			n.Style = yaml.LiteralStyle
-		} else if _, resolved := resolve11(t); resolved != t || needsQuote(t) {
+		case styleDoubleQuoted:
 			n.Style = yaml.DoubleQuotedStyle
 		}
 		return n, nil
@@ -98,13 +112,9 @@ func toNode(v any, depth int) (*yaml.Node, error) {
 	return nil, fmt.Errorf("marshal yaml: unsupported type %T", v)
 }
 
+// hasTrailingSpace reports a line of s that ends with a space.
 func hasTrailingSpace(s string) bool {
-	for _, line := range strings.Split(s, "\n") {
-		if strings.HasSuffix(line, " ") {
-			return true
-		}
-	}
-	return false
+	return strings.HasSuffix(s, " ") || strings.Contains(s, " \n")
 }
 
 // needsQuote reports strings a YAML 1.1 reader could misread (for example
@@ -116,6 +126,9 @@ func needsQuote(s string) bool {
 	plain := strings.ReplaceAll(s, "_", "")
 	if !strings.ContainsAny(plain, "0123456789") && !strings.ContainsAny(plain, "iInN") {
 		return false // ParseFloat needs a digit, inf or nan; skip its error allocation
+	}
+	if !mayBeNumber(plain) {
+		return false
 	}
 	if _, err := strconv.ParseFloat(plain, 64); err == nil {
 		return true

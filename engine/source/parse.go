@@ -487,38 +487,65 @@ func resolve11(in string) (string, any) {
 			return tagFloat, v
 		}
 	}
-	if in == "" {
-		return tagStr, in
+	if tag, f, ok := resolve11Number(in); ok {
+		return tag, f
+	}
+	return tagStr, in
+}
+
+// resolve11Tag is resolve11's tag alone, without boxing a number.
+func resolve11Tag(in string) string {
+	if v, ok := resolveMap[in]; ok {
+		switch v.(type) {
+		case bool:
+			return tagBool
+		case nil:
+			return tagNull
+		default:
+			return tagFloat
+		}
+	}
+	if tag, _, ok := resolve11Number(in); ok {
+		return tag
+	}
+	return tagStr
+}
+
+// resolve11Number resolves the numbers of resolve11 (not those in
+// resolveMap).
+func resolve11Number(in string) (string, float64, bool) {
+	if in == "" || !mayBeNumber(in) {
+		return "", 0, false // skip the parsers' error allocations
 	}
 	switch c := in[0]; {
 	case c == '.':
 		if f, err := strconv.ParseFloat(in, 64); err == nil {
-			return tagFloat, f
+			return tagFloat, f, true
 		}
 	case c == '+' || c == '-' || (c >= '0' && c <= '9'):
 		plain := strings.ReplaceAll(in, "_", "")
 		if i, err := strconv.ParseInt(plain, 0, 64); err == nil {
-			return tagInt, float64(i)
+			return tagInt, float64(i), true
 		}
 		if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
-			return tagInt, float64(u)
+			return tagInt, float64(u), true
 		}
 		if yamlStyleFloat.MatchString(plain) {
 			if f, err := strconv.ParseFloat(plain, 64); err == nil {
-				return tagFloat, f
+				return tagFloat, f, true
 			}
 		}
 		if rest, ok := strings.CutPrefix(plain, "0b"); ok {
 			if u, err := strconv.ParseUint(rest, 2, 64); err == nil {
-				return tagInt, float64(u)
+				return tagInt, float64(u), true
 			}
 		} else if rest, ok := strings.CutPrefix(plain, "-0b"); ok {
 			if i, err := strconv.ParseInt("-"+rest, 2, 64); err == nil {
-				return tagInt, float64(i)
+				return tagInt, float64(i), true
 			}
 		}
 	}
-	return tagStr, in
+	return "", 0, false
 }
 
 // Sub returns a view of the value at path as a document of its own, so a
