@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -88,7 +89,7 @@ func qualified(k KindInfo) string {
 
 func notFound(k KindInfo, name string) *StatusError {
 	return &StatusError{Reason: ReasonNotFound, Code: 404,
-		Message: fmt.Sprintf("%s %q not found", qualified(k), name)}
+		Message: qualified(k) + " " + strconv.Quote(name) + " not found"} // fmt's %q, without fmt: Get's miss is common
 }
 
 func alreadyExists(k KindInfo, name string) *StatusError {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -97,11 +98,13 @@ func NewStore(clock *Clock) *Store {
 	if clock == nil {
 		clock = NewClock()
 	}
-	s := &Store{
+	kinds := builtinKindTable()
+	return &Store{
 		clock:      clock,
-		byGVK:      map[resource.GVK]int{},
-		byKind:     map[string]int{},
-		byGK:       map[groupKind]int{},
+		kinds:      slices.Clone(kinds.kinds),
+		byGVK:      maps.Clone(kinds.byGVK),
+		byKind:     maps.Clone(kinds.byKind),
+		byGK:       maps.Clone(kinds.byGK),
 		inferred:   map[resource.GVK]bool{},
 		objects:    map[objKey]*entry{},
 		byType:     map[groupKind]map[string]map[string]*entry{},
@@ -110,11 +113,24 @@ func NewStore(clock *Clock) *Store {
 		byUID:      map[string]*entry{},
 		dependents: map[string]map[objKey]*entry{},
 	}
+}
+
+// builtinKindTable is the kind table (kinds, byGVK, byKind, byGK) after
+// registering builtinKinds in order, built once: NewStore clones it, which
+// costs a fraction of registering ~60 kinds one by one (map growth) on every
+// engine run. Only those four fields of the returned Store are set.
+var builtinKindTable = sync.OnceValue(func() *Store {
+	s := &Store{
+		byGVK:    map[resource.GVK]int{},
+		byKind:   map[string]int{},
+		byGK:     map[groupKind]int{},
+		inferred: map[resource.GVK]bool{},
+	}
 	for _, k := range builtinKinds() {
 		s.register(k)
 	}
 	return s
-}
+})
 
 // Clock returns the store's clock.
 func (s *Store) Clock() *Clock { return s.clock }
@@ -259,7 +275,7 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 		return nil, alreadyExists(info, name)
 	}
 	s.uidSeq++
-	md["uid"] = fmt.Sprintf("00000000-0000-4000-8000-%012x", s.uidSeq)
+	md["uid"] = uidString(s.uidSeq)
 	md["resourceVersion"] = s.nextRV()
 	md["generation"] = float64(1)
 	md["creationTimestamp"] = s.clock.Now().Format(time.RFC3339)
@@ -371,17 +387,26 @@ func (s *Store) Get(ref resource.Ref) (resource.Object, error) {
 func (s *Store) GetByUID(ref resource.Ref, uid string) (resource.Object, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	info, e, err := s.findUID(ref, uid)
+	if err != nil {
+		return nil, err
+	}
+	return s.out(e, ref.APIVersion, info), nil
+}
+
+// findUID is GetByUID's lookup: the entry and its kind, or NotFound.
+func (s *Store) findUID(ref resource.Ref, uid string) (KindInfo, *entry, error) {
 	info, ok := s.lookup(ref.APIVersion, ref.Kind)
 	if !ok {
 		g, _ := resource.SplitAPIVersion(ref.APIVersion)
-		return nil, notFound(KindInfo{Group: g, Kind: ref.Kind, Resource: plural(ref.Kind)}, "uid:"+uid)
+		return KindInfo{}, nil, notFound(KindInfo{Group: g, Kind: ref.Kind, Resource: plural(ref.Kind)}, "uid:"+uid)
 	}
 	e := s.byUID[uid]
 	if e == nil || uid == "" || e.key.gk != (groupKind{info.Group, info.Kind}) ||
 		(info.Namespaced && ref.Namespace != "" && e.key.namespace != ref.Namespace) {
-		return nil, notFound(info, "uid:"+uid)
+		return KindInfo{}, nil, notFound(info, "uid:"+uid)
 	}
-	return s.out(e, ref.APIVersion, info), nil
+	return info, e, nil
 }
 
 // Delete removes the object ref names, then everything that goes with it,
@@ -582,6 +607,19 @@ func (s *Store) kindFor(o resource.Object) KindInfo {
 	s.register(info)
 	s.inferred[gvk] = true
 	return s.kinds[s.byGVK[gvk]]
+}
+
+// uidString renders the uid with sequence number seq:
+// fmt.Sprintf("00000000-0000-4000-8000-%012x", seq), without fmt.
+func uidString(seq uint64) string {
+	var digits [16]byte
+	hex := strconv.AppendUint(digits[:0], seq, 16)
+	var b [48]byte
+	buf := append(b[:0], "00000000-0000-4000-8000-"...)
+	for range 12 - len(hex) {
+		buf = append(buf, '0')
+	}
+	return string(append(buf, hex...))
 }
 
 func (s *Store) nextRV() string {

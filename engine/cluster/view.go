@@ -20,3 +20,19 @@ func (s *Store) View(ref resource.Ref) (resource.Object, error) {
 	}
 	return e.obj, nil
 }
+
+// ViewByUID is GetByUID without the copy, under View's rules: the caller
+// only reads the result. A served version other than the stored one is
+// returned as a copy, as GetByUID.
+func (s *Store) ViewByUID(ref resource.Ref, uid string) (resource.Object, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	info, e, err := s.findUID(ref, uid)
+	if err != nil {
+		return nil, err
+	}
+	if ref.APIVersion != "" && info.APIVersion() == ref.APIVersion && e.obj.APIVersion() != ref.APIVersion {
+		return s.out(e, ref.APIVersion, info), nil
+	}
+	return e.obj, nil
+}

@@ -136,12 +136,14 @@ func listsOperations(rule *policy.Rule) []string {
 }
 
 // matchRequest builds the match package's view of obj.
-func (c *Controller) matchRequest(p *policy.Policy, v view, obj resource.Object) match.Request {
+func (c *Controller) matchRequest(p *policy.Policy, rule *policy.Rule, v view, obj resource.Object) match.Request {
 	r := match.Request{
 		Operation:       v.operation,
 		Object:          obj,
-		NamespaceLabels: c.nsLabels(obj),
 		PolicyNamespace: p.Namespace,
+	}
+	if usesNamespaceSelector(rule) { // only a namespaceSelector reads them: spare the lookup and copy
+		r.NamespaceLabels = c.nsLabels(obj)
 	}
 	if v.subResource != "" {
 		// Kinds entries name the resource and its subresource ("Pod/exec");
@@ -162,15 +164,18 @@ func (c *Controller) matchRequest(p *policy.Policy, v view, obj resource.Object)
 func (c *Controller) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ruleStatus, string) {
 	matched, why := false, "the object is gone"
 	if v.object != nil {
-		matched, why = match.Rule(rule, c.matchRequest(p, v, v.object))
+		matched, why = match.Rule(rule, c.matchRequest(p, rule, v, v.object))
 	}
 	if !matched {
 		if v.oldObject != nil {
-			if ok, _ := match.Rule(rule, c.matchRequest(p, v, v.oldObject)); ok {
+			if ok, _ := match.Rule(rule, c.matchRequest(p, rule, v, v.oldObject)); ok {
 				return statusFail, why
 			}
 		}
 		return statusNone, why
+	}
+	if len(rule.Context) == 0 && rule.Preconditions == nil {
+		return statusPass, "" // nothing below would read the request context
 	}
 	ctx := requestContext(v, v.object)
 	if err := c.loadContext(rule.Context, ctx); err != nil {
@@ -202,6 +207,13 @@ func (c *Controller) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ru
 func (c *Controller) handleNonTrigger(req Request) {
 	old := req.OldObject
 	if old == nil {
+		return
+	}
+	// Most objects are neither: answer that from the labels in place
+	// before copying them.
+	policyName, _ := old.Label(LabelPolicyName)
+	_, source := old.Label(LabelCloneSource)
+	if policyName == "" && !source {
 		return
 	}
 	labels := old.Labels()
@@ -256,7 +268,7 @@ func (c *Controller) downstreamChanged(req Request, old resource.Object, labels 
 // triggerRef returns a reference to the live trigger, or one built from
 // labels when it is gone.
 func (c *Controller) triggerRef(t trigger) *resource.Ref {
-	if live := c.findByUID(t); live != nil {
+	if live := c.viewByUID(t); live != nil { // only its Ref is read
 		r := live.Ref()
 		return &r
 	}
@@ -294,7 +306,7 @@ func (c *Controller) sourceChanged(req Request, old resource.Object, ref resourc
 			continue
 		}
 		if kind == causeSourceChanged && req.Object != nil {
-			if ok, _ := match.Rule(rule, c.matchRequest(p, view{operation: req.Operation, user: &req.User}, req.Object)); ok {
+			if ok, _ := match.Rule(rule, c.matchRequest(p, rule, view{operation: req.Operation, user: &req.User}, req.Object)); ok {
 				// "admission resource is both the source and the trigger": only the trigger path runs.
 				continue
 			}
@@ -345,4 +357,20 @@ func ruleOf(p *policy.Policy, name string) *policy.Rule {
 		return r
 	}
 	return nil
+}
+
+// usesNamespaceSelector reports whether any filter of the rule's match or
+// exclude block has a namespaceSelector, the only reader of
+// match.Request.NamespaceLabels.
+func usesNamespaceSelector(rule *policy.Rule) bool {
+	for _, b := range []policy.MatchBlock{rule.Match, rule.Exclude} {
+		for _, fs := range [][]policy.Filter{b.Any, b.All} {
+			for _, f := range fs {
+				if f.Resources.NamespaceSelector != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -167,7 +167,7 @@ func (c *Controller) cleanupRule(ur *updateRequest) {
 	g := rule.Generate
 	for _, d := range downstreams {
 		r := d.Ref()
-		trig := c.triggerRef(triggerFromLabels(d.Labels()))
+		trig := c.triggerRef(downstreamTrigger(d))
 		switch {
 		case !g.Synchronize:
 			c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, trig,

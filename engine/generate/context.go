@@ -21,11 +21,10 @@ type view struct {
 
 // requestContext builds the JSON context of SEMANTICS §4 for obj.
 func requestContext(v view, obj resource.Object) map[string]any {
-	req := map[string]any{
-		"operation": v.operation,
-		"object":    map[string]any{},
-		"oldObject": nil,
-	}
+	req := make(map[string]any, 10) // every key below: no growth on the way
+	req["operation"] = v.operation
+	req["object"] = map[string]any{}
+	req["oldObject"] = nil
 	if obj != nil {
 		req["object"] = map[string]any(obj)
 		g := obj.GVK()

@@ -1,6 +1,8 @@
 package generate
 
 import (
+	"fmt"
+
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -49,46 +51,79 @@ func (t trigger) ref() resource.Ref {
 // triggerFromLabels rebuilds a trigger from a downstream's labels
 // (Kyverno's TriggerFromLabels); the name is unknown, only the UID is.
 func triggerFromLabels(l map[string]string) trigger {
+	return triggerFrom(func(k string) string { return l[k] })
+}
+
+// downstreamTrigger is triggerFromLabels(d.Labels()) without copying the
+// labels (it runs once per downstream on a policy update or deletion).
+func downstreamTrigger(d resource.Object) trigger {
+	return triggerFrom(func(k string) string { v, _ := d.Label(k); return v })
+}
+
+// triggerFrom builds a trigger from the label values label returns.
+func triggerFrom(label func(key string) string) trigger {
 	return trigger{
-		GVK:       resource.GVK{Group: l[LabelTriggerGroup], Version: l[LabelTriggerVersion], Kind: l[LabelTriggerKind]},
-		Namespace: l[LabelTriggerNS],
-		Name:      l[LabelTriggerName],
-		UID:       l[LabelTriggerUID],
+		GVK:       resource.GVK{Group: label(LabelTriggerGroup), Version: label(LabelTriggerVersion), Kind: label(LabelTriggerKind)},
+		Namespace: label(LabelTriggerNS),
+		Name:      label(LabelTriggerName),
+		UID:       label(LabelTriggerUID),
 	}
 }
 
 // policyLabels are the labels that tie a downstream to its rule.
 func policyLabels(pol ruleRef) map[string]string {
-	return map[string]string{
-		LabelManagedBy:       ValueKyverno,
-		LabelPolicyName:      pol.policyName,
-		LabelPolicyNamespace: pol.policyNamespace,
-		LabelRuleName:        pol.rule,
-	}
+	l := make(map[string]string, 4)
+	putPolicyLabels(pol, func(k, v string) { l[k] = v })
+	return l
+}
+
+// putPolicyLabels hands each of policyLabels(pol) to put, without a map.
+func putPolicyLabels(pol ruleRef, put func(k, v string)) {
+	put(LabelManagedBy, ValueKyverno)
+	put(LabelPolicyName, pol.policyName)
+	put(LabelPolicyNamespace, pol.policyNamespace)
+	put(LabelRuleName, pol.rule)
 }
 
 // triggerLabels are the labels that tie a downstream to its trigger.
 func triggerLabels(t trigger) map[string]string {
-	return map[string]string{
-		LabelTriggerGroup:   t.GVK.Group,
-		LabelTriggerVersion: t.GVK.Version,
-		LabelTriggerKind:    t.GVK.Kind,
-		LabelTriggerNS:      t.Namespace,
-		LabelTriggerUID:     t.UID,
-	}
+	l := make(map[string]string, 5)
+	putTriggerLabels(t, func(k, v string) { l[k] = v })
+	return l
+}
+
+// putTriggerLabels hands each of triggerLabels(t) to put, without a map.
+func putTriggerLabels(t trigger, put func(k, v string)) {
+	put(LabelTriggerGroup, t.GVK.Group)
+	put(LabelTriggerVersion, t.GVK.Version)
+	put(LabelTriggerKind, t.GVK.Kind)
+	put(LabelTriggerNS, t.Namespace)
+	put(LabelTriggerUID, t.UID)
 }
 
 // manageLabels stamps a desired downstream with Kyverno's labels
 // (ManageLabels): managed-by is always overwritten (1.14+).
+//
+// It builds the new labels map in place of obj.Labels() + SetLabels (same
+// result: a fresh map, non-string values rendered as Labels renders them),
+// with one map instead of four: this runs for every generated object.
 func manageLabels(obj resource.Object, pol ruleRef, t trigger) {
-	l := obj.Labels()
-	for k, v := range policyLabels(pol) {
-		l[k] = v
+	md := obj.Metadata()
+	old, _ := md["labels"].(map[string]any)
+	l := make(map[string]any, len(old)+9)
+	for k, v := range old {
+		switch v := v.(type) {
+		case string:
+			l[k] = v
+		case nil:
+		default:
+			l[k] = fmt.Sprint(v)
+		}
 	}
-	for k, v := range triggerLabels(t) {
-		l[k] = v
-	}
-	obj.SetLabels(l)
+	put := func(k, v string) { l[k] = v }
+	putPolicyLabels(pol, put)
+	putTriggerLabels(t, put)
+	md["labels"] = l
 }
 
 // sourceLabels are the labels a clone downstream carries about its source.

@@ -73,7 +73,7 @@ func (c *Controller) handleGenerate(p *policy.Policy, event causeKind) {
 		if g.Synchronize && hasDataPattern(g) {
 			seen := map[string]bool{}
 			for _, d := range c.ruleDownstreams(p, rule) {
-				t := triggerFromLabels(d.Labels())
+				t := downstreamTrigger(d)
 				if seen[t.UID] {
 					continue
 				}

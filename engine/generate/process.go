@@ -214,7 +214,9 @@ func (c *Controller) render(t policy.Target, ctx map[string]any) (renderedTarget
 	}
 	if t.HasData {
 		out.hasData = true
-		out.data, err = c.eval.Substitute(ctx, resource.DeepCopyValue(t.Data))
+		// Substitute returns a copy and leaves t.Data unchanged (its contract;
+		// every map and list of the result is new), so no copy is needed here.
+		out.data, err = c.eval.Substitute(ctx, t.Data)
 		if err != nil {
 			return out, fmt.Errorf("data: %w", err)
 		}
@@ -297,10 +299,10 @@ func (c *Controller) cloneListSources(cl *policy.CloneList) []resource.Object {
 // tagSource labels a clone source with generate.kyverno.io/clone-source,
 // updating the source object itself (updateSourceLabel).
 func (c *Controller) tagSource(p *policy.Policy, rule *policy.Rule, src resource.Object) resource.Object {
-	l := src.Labels()
-	if _, ok := l[LabelCloneSource]; ok {
+	if _, ok := src.Label(LabelCloneSource); ok {
 		return src
 	}
+	l := src.Labels()
 	upd := src.DeepCopy()
 	l[LabelCloneSource] = ""
 	upd.SetLabels(l)
@@ -349,7 +351,10 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	rr := refOf(p, rule.Name)
 	manageLabels(desired, rr, t)
 	ref := desired.Ref()
-	live, err := c.store.Get(ref)
+	// live is only read below (drifted and serverSideApply copy it first; next
+	// may share its server fields and status, and the store copies next in),
+	// and never reaches a variable context: the stored object, not a copy.
+	live, err := c.store.View(ref)
 	kyverno := UserInfo{Username: BackgroundUser}
 	if err != nil {
 		if !isNotFound(err) {
@@ -397,7 +402,8 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	if resource.Equal(next, live) {
 		return
 	}
-	adopted := !isDownstream(live.Labels())
+	policyName, _ := live.Label(LabelPolicyName)
+	adopted := policyName == "" // !isDownstream(live.Labels()), without the copy
 	updated, err := c.Update(kyverno, next)
 	if err != nil {
 		c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref,

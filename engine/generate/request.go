@@ -1,7 +1,7 @@
 package generate
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -75,8 +75,14 @@ func (ur *updateRequest) operation() string {
 	return ur.admission.Operation
 }
 
+// key identifies a request for deduplication:
+// "kind|policy key|rule|trigger uid|trigger ref|operation". Built by
+// concatenation rather than fmt (it runs for every request); the trigger's
+// Ref string does not include the apiVersion, so it is left out of the Ref.
 func (ur *updateRequest) key() string {
-	return fmt.Sprintf("%d|%s|%s|%s|%s|%s", ur.kind, ur.policy.Key(), ur.rule, ur.trigger.UID, ur.trigger.ref(), ur.operation())
+	t := resource.Ref{Kind: ur.trigger.GVK.Kind, Namespace: ur.trigger.Namespace, Name: ur.trigger.Name}
+	return strconv.Itoa(int(ur.kind)) + "|" + ur.policy.Key() + "|" + ur.rule + "|" + ur.trigger.UID + "|" +
+		t.String() + "|" + ur.operation()
 }
 
 // ruleRef names a rule for labels.

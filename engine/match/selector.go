@@ -8,6 +8,7 @@ import (
 
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
 )
 
 // Selector reports whether a label selector selects labels, with metav1
@@ -19,10 +20,23 @@ import (
 // characters become "0". A nil selector selects nothing (Kyverno's
 // CheckSelector).
 func Selector(sel *policy.LabelSelector, labels map[string]string) bool {
+	get := func(k string) (string, bool) { v, ok := labels[k]; return v, ok }
+	return selects(sel, get, func() map[string]string { return labels })
+}
+
+// ObjectSelector is Selector(sel, obj.Labels()) that copies the object's
+// labels only when a wildcard entry needs all of them.
+func ObjectSelector(sel *policy.LabelSelector, obj resource.Object) bool {
+	return selects(sel, obj.Label, obj.Labels)
+}
+
+// selects is Selector over labels given by get (one label) and all (every
+// label, called only to expand wildcards).
+func selects(sel *policy.LabelSelector, get func(string) (string, bool), all func() map[string]string) bool {
 	if sel == nil {
 		return false
 	}
-	matchLabels := expandWildcards(sel.MatchLabels, labels)
+	matchLabels := expandWildcards(sel.MatchLabels, all)
 	for k, v := range matchLabels {
 		if !validKey(k) || !validValue(v) {
 			return false
@@ -51,12 +65,12 @@ func Selector(sel *policy.LabelSelector, labels map[string]string) bool {
 		}
 	}
 	for k, v := range matchLabels {
-		if have, ok := labels[k]; !ok || have != v {
+		if have, ok := get(k); !ok || have != v {
 			return false
 		}
 	}
 	for _, r := range sel.MatchExpressions {
-		have, ok := labels[r.Key]
+		have, ok := get(r.Key)
 		switch r.Operator {
 		case "In":
 			if !ok || !slices.Contains(r.Values, have) {
@@ -79,7 +93,21 @@ func Selector(sel *policy.LabelSelector, labels map[string]string) bool {
 	return true
 }
 
-func expandWildcards(pattern, labels map[string]string) map[string]string {
+// expandWildcards returns pattern with its wildcard entries expanded
+// against labels. Without a wildcard it returns pattern itself (callers only
+// read the result): the common case costs no map, no sort.
+func expandWildcards(pattern map[string]string, all func() map[string]string) map[string]string {
+	wild := false
+	for k, v := range pattern {
+		if wildcard.Contains(k) || wildcard.Contains(v) {
+			wild = true
+			break
+		}
+	}
+	if !wild {
+		return pattern
+	}
+	labels := all()
 	out := make(map[string]string, len(pattern))
 	keys := make([]string, 0, len(labels))
 	for k := range labels {

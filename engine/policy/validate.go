@@ -193,8 +193,9 @@ func walkStrings(v any, fp fieldPath, fn func(fieldPath, string)) {
 	switch t := v.(type) {
 	case map[string]any:
 		for _, k := range resource.SortedKeys(t) {
-			fn(fp.key(k), k)
-			walkStrings(t[k], fp.key(k), fn)
+			kp := fp.key(k) // a fresh slice nobody appends to in place: shared by both calls
+			fn(kp, k)
+			walkStrings(t[k], kp, fn)
 		}
 	case []any:
 		for i, e := range t {

@@ -108,6 +108,30 @@ func (o Object) Labels() map[string]string { return o.stringMap("labels") }
 // Annotations returns a copy of metadata.annotations (never nil).
 func (o Object) Annotations() map[string]string { return o.stringMap("annotations") }
 
+// Label returns metadata.labels[key] as Labels would hold it, and whether it
+// is set, without copying the labels: for hot read-only paths.
+func (o Object) Label(key string) (string, bool) { return o.stringMapValue("labels", key) }
+
+// Annotation returns metadata.annotations[key] as Annotations would hold it,
+// and whether it is set, without copying the annotations.
+func (o Object) Annotation(key string) (string, bool) {
+	return o.stringMapValue("annotations", key)
+}
+
+// stringMapValue is one entry of stringMap(field), computed without the copy.
+func (o Object) stringMapValue(field, key string) (string, bool) {
+	m, _ := o["metadata"].(map[string]any)
+	src, _ := m[field].(map[string]any)
+	switch v := src[key].(type) {
+	case string:
+		return v, true
+	case nil:
+		return "", false
+	default:
+		return fmt.Sprint(v), true
+	}
+}
+
 func (o Object) stringMap(key string) map[string]string {
 	out := map[string]string{}
 	m, _ := o["metadata"].(map[string]any)
@@ -230,7 +254,68 @@ func Equal(a, b any) bool {
 	if bo, ok := b.(Object); ok {
 		b = map[string]any(bo)
 	}
-	return reflect.DeepEqual(a, b)
+	return equalValue(a, b)
+}
+
+// equalValue is reflect.DeepEqual(a, b), answered without reflection for
+// JSON-shaped values (reflect's map iteration allocates for every key and
+// value; Equal runs on every store update and sync). The rules are
+// DeepEqual's: dynamic types must be identical (a nested Object differs from
+// a map[string]any), a nil map or slice differs from an empty one, the same
+// map or slice is equal to itself, floats compare with ==. Any other type is
+// handed to reflect.DeepEqual.
+func equalValue(a, b any) bool {
+	switch x := a.(type) {
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case float64:
+		y, ok := b.(float64)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		return ok && equalMap(x, y)
+	case Object:
+		y, ok := b.(Object)
+		return ok && equalMap(x, y)
+	case []any:
+		y, ok := b.([]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		if len(x) > 0 && &x[0] == &y[0] {
+			return true
+		}
+		for i := range x {
+			if !equalValue(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	default:
+		return reflect.DeepEqual(a, b)
+	}
+}
+
+func equalMap(x, y map[string]any) bool {
+	if (x == nil) != (y == nil) || len(x) != len(y) {
+		return false
+	}
+	if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+		return true
+	}
+	for k, xv := range x {
+		yv, ok := y[k]
+		if !ok || !equalValue(xv, yv) {
+			return false
+		}
+	}
+	return true
 }
 
 // Normalize converts any value that encoding/json can marshal into the

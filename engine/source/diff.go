@@ -58,7 +58,7 @@ func diffLines(a, b []string) []op {
 	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
 		suf++
 	}
-	var ops []op
+	ops := make([]op, 0, len(a)+len(b)-pre-suf) // the most ops there can be: one allocation
 	for i := 0; i < pre; i++ {
 		ops = append(ops, op{' ', a[i], i + 1, i + 1})
 	}
@@ -80,8 +80,9 @@ func diffLines(a, b []string) []op {
 	if n*m <= maxDiffCells {
 		// lcs[i][j] is the LCS length of am[i:] and bm[j:].
 		lcs := make([][]int32, n+1)
+		cells := make([]int32, (n+1)*(m+1)) // one backing array for all rows
 		for i := range lcs {
-			lcs[i] = make([]int32, m+1)
+			lcs[i] = cells[i*(m+1) : (i+1)*(m+1) : (i+1)*(m+1)]
 		}
 		for i := n - 1; i >= 0; i-- {
 			for j := m - 1; j >= 0; j-- {
