@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"strings"
 
@@ -323,10 +324,11 @@ func (r *runner) finish(op *scenario.Operation, obj resource.Object, err error, 
 	return ok
 }
 
+// withBinding returns bindings with one more name bound.
 func withBinding(b map[string]any, name string, v any) map[string]any {
-	out := make(map[string]any, len(b)+1)
-	for k, x := range b {
-		out[k] = x
+	out := maps.Clone(b)
+	if out == nil {
+		out = map[string]any{}
 	}
 	out[name] = v
 	return out

@@ -637,31 +637,26 @@ func ordered(a, b float64, holds func(int) bool) bool {
 }
 
 func durations(key, value any, holds func(int) bool) bool {
-	var kd time.Duration
-	switch k := key.(type) {
-	case float64:
-		kd, _ = seconds(k)
-	case string:
-		d, err := time.ParseDuration(k)
-		if err != nil {
-			return false
-		}
-		kd = d
-	default:
+	kd, ok := asDuration(key)
+	if !ok {
 		return false
 	}
-	var vd time.Duration
-	switch v := value.(type) {
-	case float64:
-		vd, _ = seconds(v)
-	case string:
-		d, err := time.ParseDuration(v)
-		if err != nil {
-			return false
-		}
-		vd = d
-	default:
+	vd, ok := asDuration(value)
+	if !ok {
 		return false
 	}
 	return holds(cmpDuration(kd, vd))
+}
+
+// asDuration reads a number of seconds or a Go duration string.
+func asDuration(v any) (time.Duration, bool) {
+	switch t := v.(type) {
+	case float64:
+		d, _ := seconds(t)
+		return d, true
+	case string:
+		d, err := time.ParseDuration(t)
+		return d, err == nil
+	}
+	return 0, false
 }
