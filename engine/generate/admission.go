@@ -103,6 +103,8 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 				c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, &tref,
 					"synchronize is false, so Kyverno leaves the downstream when its trigger is "+what)
 			}
+		case statusNone:
+			c.explainOperationsKeep(p, rule, req, v, t)
 		case statusSkip:
 			if req.User.Username != BackgroundUser && req.Operation != OpDelete {
 				c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &tref, p, rule.Name, nil, reason)
@@ -373,4 +375,27 @@ func usesNamespaceSelector(rule *policy.Rule) bool {
 		}
 	}
 	return false
+}
+
+// explainOperationsKeep says why a synchronized downstream stays when its
+// trigger is deleted or stops matching under a rule whose match lists
+// operations without this request's: filterRule does not match the old
+// object either, so Kyverno sends no clean-up request (kyverno#10574).
+func (c *Controller) explainOperationsKeep(p *policy.Policy, rule *policy.Rule, req Request, v view, t trigger) {
+	ops := listsOperations(rule)
+	if len(ops) == 0 || slices.Contains(ops, req.Operation) || req.OldObject == nil || !rule.Generate.Synchronize {
+		return
+	}
+	old := c.matchRequest(p, rule, v, req.OldObject)
+	old.Operation = ops[0]
+	if ok, _ := match.Rule(rule, old); !ok {
+		return // the rule did not apply to the old object in any case
+	}
+	tref := t.ref()
+	for _, d := range c.triggerDownstreams(p, rule, t) {
+		r := d.Ref()
+		c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, &tref,
+			fmt.Sprintf("the rule's match lists operations [%s] without %s, so Kyverno sends no clean-up request and the downstream stays (kyverno#10574)",
+				strings.Join(ops, ", "), req.Operation))
+	}
 }

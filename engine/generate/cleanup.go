@@ -106,16 +106,6 @@ func (c *Controller) deleteTriggerDownstreams(ur *updateRequest) {
 	if rule == nil {
 		return
 	}
-	if ops := listsOperations(rule); len(ops) > 0 && ur.admission != nil && !containsOp(ops, ur.admission.Operation) &&
-		(ur.cause.kind == causeTriggerDeleted || ur.cause.kind == causeTriggerNoLongerMatches) {
-		for _, d := range c.triggerDownstreams(p, rule, ur.trigger) {
-			r := d.Ref()
-			c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, refPtr(ur.trigger.ref()),
-				fmt.Sprintf("the rule's match lists operations [%s] without %s, so Kyverno's clean-up request does not apply (kyverno#10574)",
-					strings.Join(ops, ", "), ur.admission.Operation))
-		}
-		return
-	}
 	tref := ur.trigger.ref()
 	var reason string
 	switch ur.cause.kind {
@@ -139,15 +129,6 @@ func (c *Controller) deleteTriggerDownstreams(ur *updateRequest) {
 		}
 		c.emit(timeline.ActorKyverno, timeline.ActionDeleted, &r, p, rule.Name, &tref, reason)
 	}
-}
-
-func containsOp(ops []string, op string) bool {
-	for _, o := range ops {
-		if o == op {
-			return true
-		}
-	}
-	return false
 }
 
 // cleanupRule deletes, or explains keeping, every downstream of a removed
