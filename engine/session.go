@@ -62,11 +62,24 @@ type touch struct {
 	before resource.Object
 }
 
+// auditStores makes every new session audit its store (cluster.EnableAudit)
+// and check the audit after every step, keeping the first violation in
+// auditViolation. The engine's tests turn it on (TestMain): the ownership
+// rules that let the store hand objects across without copies are then
+// checked by every scenario the tests run.
+var (
+	auditStores    bool
+	auditViolation error
+)
+
 // NewSession returns a cluster with its system namespaces and Kyverno.
 func NewSession(opts Options) *Session {
 	clock := cluster.NewClock()
 	opts.Limits = opts.Limits.orDefault()
 	s := &Session{clock: clock, store: cluster.NewStore(clock), opts: opts}
+	if auditStores {
+		s.store.EnableAudit()
+	}
 	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now}), s, opts.Limits.generate())
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
@@ -175,6 +188,9 @@ func (s *Session) end() *timeline.Step {
 	}
 	s.steps = append(s.steps, *step)
 	s.cur = nil
+	if auditStores && auditViolation == nil {
+		auditViolation = s.store.Audit()
+	}
 	return &s.steps[len(s.steps)-1]
 }
 

@@ -11,8 +11,16 @@
 // ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalid, ErrBadRequest and
 // ErrForbidden.
 //
-// Objects are deep-copied on the way in and on the way out, so a caller can
-// never change what the store holds except through a write.
+// # Ownership
+//
+// A stored object is never changed in place: every write stores a new one.
+// That lets the store hand objects across without copying them, under two
+// rules. Create and Update take their argument over (the caller must not use
+// it afterwards: pass obj.DeepCopy() to keep a copy) and return the stored
+// object; that result, View and ViewByUID are read-only (DeepCopy before
+// changing). Get, GetByUID and List return copies that the caller owns.
+// Tests enforce the rules with EnableAudit, which makes Audit report any
+// stored object changed after it was stored.
 //
 // Everything is deterministic. Timestamps come from a logical Clock that
 // starts at 2024-01-01T00:00:00Z and advances one second per write; uids are

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,16 +42,27 @@ func owned(o resource.Object, owners ...resource.Object) resource.Object {
 	return o
 }
 
-// mustCreate creates every object and returns them as stored.
+// mustCreate creates every object and returns copies of them as stored,
+// which the test may change (Create's own result is read-only). The store
+// audits the ownership rules from then on; see checkAudit.
 func mustCreate(t testing.TB, s *Store, objs ...resource.Object) []resource.Object {
 	t.Helper()
+	s.EnableAudit()
+	t.Cleanup(func() { checkAudit(t, s) })
 	out := make([]resource.Object, len(objs))
 	for i, o := range objs {
 		got, err := s.Create(o)
 		require.NoError(t, err, "create %s", o.Ref())
-		out[i] = got
+		out[i] = got.DeepCopy()
 	}
 	return out
+}
+
+// checkAudit fails the test when the store it used holds an object changed
+// after it was stored.
+func checkAudit(t testing.TB, s *Store) {
+	t.Helper()
+	require.NoError(t, s.Audit(), "the store's ownership audit")
 }
 
 func names(objs []resource.Object) []string {
@@ -71,4 +83,9 @@ func deletions(ds []Deletion) []string {
 		out[i] = d.Object.Ref().String() + " by " + d.Actor
 	}
 	return out
+}
+
+// sameMap reports whether a and b are the same map, not equal copies.
+func sameMap(a, b resource.Object) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }

@@ -90,6 +90,8 @@ type Store struct {
 	dependents map[string]map[objKey]*entry // owner uid -> dependents
 
 	rv, uidSeq, nameSeq uint64
+
+	audit *audit // nil unless EnableAudit
 }
 
 // NewStore returns an empty store that knows the built-in kinds. A nil clock
@@ -221,6 +223,10 @@ func (s *Store) Len() int {
 // Create stores a new object and returns it as stored, with uid,
 // resourceVersion, generation and creationTimestamp set.
 //
+// The store takes obj over (see Ownership): the caller must not use obj
+// afterwards, and must not change the returned object, which is the stored
+// one.
+//
 // An object of an unknown kind registers the kind, namespaced when the
 // object has a metadata.namespace (see Inferred). A cluster-scoped object
 // loses its metadata.namespace silently, as with the real API server.
@@ -282,9 +288,10 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
 	s.insert(key, o)
+	s.audit.stored(o)
 	s.registerCRD(o)
 	s.clock.Tick()
-	return o.DeepCopy(), nil
+	return o, nil
 }
 
 // Update replaces a stored object and returns it as stored.
@@ -293,6 +300,8 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 // must equal the stored one, and a non-empty metadata.uid the stored uid
 // (Conflict). uid and creationTimestamp are kept; generation grows by one
 // when anything outside metadata and status changed.
+//
+// The store takes obj over and the result is read-only, as with Create.
 //
 // An update that changes nothing (the object equals the stored one once the
 // server-owned fields uid, creationTimestamp, generation and resourceVersion
@@ -353,7 +362,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 		}
 	}
 	if resource.Equal(o, cur.obj) {
-		return cur.obj.DeepCopy(), false, nil
+		return cur.obj, false, nil
 	}
 	if specChanged(cur.obj, o) {
 		gen, _ := curMD["generation"].(float64)
@@ -362,9 +371,10 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	md["resourceVersion"] = s.nextRV()
 	s.remove(cur)
 	s.insert(key, o)
+	s.audit.stored(o)
 	s.registerCRD(o)
 	s.clock.Tick()
-	return o.DeepCopy(), true, nil
+	return o, true, nil
 }
 
 // Get returns a copy of the object ref names. A namespace in ref is ignored
@@ -799,15 +809,16 @@ func cloneLabels(m map[string]string) map[string]string {
 
 func sortedKeys(m map[string]any) []string { return resource.SortedKeys(m) }
 
-// admit copies obj into the JSON shape and checks the envelope: apiVersion,
-// kind and a metadata map.
+// admit takes obj over (see Ownership), normalizing it into a new JSON-shaped
+// object only when it holds other Go types, and checks the envelope:
+// apiVersion, kind and a metadata map.
 func admit(obj resource.Object) (resource.Object, error) {
 	if obj == nil {
 		return nil, badRequest("object is empty")
 	}
 	var o resource.Object
 	if jsonShaped(map[string]any(obj)) {
-		o = obj.DeepCopy()
+		o = obj // taken over: see Ownership
 	} else {
 		v, err := resource.Normalize(map[string]any(obj))
 		if err != nil {

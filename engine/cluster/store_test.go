@@ -28,21 +28,21 @@ func TestCreate(t *testing.T) {
 			"the clock ticks once per write")
 	})
 
-	t.Run("neither the input nor the result aliases the stored object", func(t *testing.T) {
+	t.Run("the store takes the input over and hands back the stored object, while Get copies", func(t *testing.T) {
 		s := NewStore(nil)
 		mustCreate(t, s, namespace("team-a"))
 		in := configMap("team-a", "settings", nil)
 		out, err := s.Create(in)
 		require.NoError(t, err)
-
-		in["data"].(map[string]any)["key"] = "changed by input"
-		out["data"].(map[string]any)["key"] = "changed by output"
-		out.Metadata()["name"] = "renamed"
-
-		got, err := s.Get(resource.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "settings"})
+		view, err := s.View(out.Ref())
 		require.NoError(t, err)
-		assert.Equal(t, "value", got.NestedString("data", "key"))
-		assert.Empty(t, in.UID(), "the input is not stamped")
+		assert.True(t, sameMap(in, out) && sameMap(out, view), "no copy on the way in or out")
+		assert.NotEmpty(t, in.UID(), "the stored object is the input, stamped")
+
+		got, err := s.Get(out.Ref())
+		require.NoError(t, err)
+		got["data"].(map[string]any)["key"] = "changed in Get's copy"
+		assert.Equal(t, "value", out.NestedString("data", "key"))
 	})
 
 	t.Run("a cluster-scoped object silently loses its namespace", func(t *testing.T) {
@@ -256,7 +256,7 @@ func TestUpdate(t *testing.T) {
 		d["spec"] = map[string]any{"replicas": 1.0}
 		d, err := s.Update(d)
 		require.NoError(t, err)
-		return s, d
+		return s, d.DeepCopy() // Update's result is read-only
 	}
 
 	t.Run("a spec change bumps resourceVersion and generation and keeps uid and creationTimestamp", func(t *testing.T) {

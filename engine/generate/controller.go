@@ -136,7 +136,7 @@ func (c *Controller) Create(user UserInfo, obj resource.Object) (resource.Object
 // Update replaces obj as user and admits the request. The API server calls
 // admission webhooks even when the update changes nothing.
 func (c *Controller) Update(user UserInfo, obj resource.Object) (resource.Object, error) {
-	old, err := c.store.Get(obj.Ref())
+	old, err := c.store.View(obj.Ref()) // only read: recorded and admitted as oldObject
 	if err != nil {
 		return nil, err
 	}

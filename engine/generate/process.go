@@ -352,8 +352,9 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	manageLabels(desired, rr, t)
 	ref := desired.Ref()
 	// live is only read below (drifted and serverSideApply copy it first; next
-	// may share its server fields and status, and the store copies next in),
-	// and never reaches a variable context: the stored object, not a copy.
+	// shares only its server fields, which are strings, and a copy of its
+	// status), and never reaches a variable context: the stored object, not a
+	// copy.
 	live, err := c.store.View(ref)
 	kyverno := UserInfo{Username: BackgroundUser}
 	if err != nil {
@@ -361,14 +362,18 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref, err.Error())
 			return
 		}
+		var applied resource.Object
+		if p.Spec.UseServerSideApply {
+			applied = desired.DeepCopy() // Create takes desired over
+		}
 		created, err := c.Create(kyverno, desired)
 		if err != nil {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref,
 				"could not create the downstream: "+err.Error())
 			return
 		}
-		if p.Spec.UseServerSideApply {
-			c.applied[created.UID()] = desired.DeepCopy()
+		if applied != nil {
+			c.applied[created.UID()] = applied
 		}
 		action, reason := createReason(rule, ur)
 		c.emit(timeline.ActorKyverno, action, &ref, p, rule.Name, &tref, reason)
@@ -396,7 +401,7 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	}
 	if st, ok := live["status"]; ok {
 		if _, has := next["status"]; !has {
-			next["status"] = st
+			next["status"] = resource.DeepCopyValue(st) // Update takes next over; live is read-only
 		}
 	}
 	if resource.Equal(next, live) {

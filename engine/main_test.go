@@ -1,0 +1,23 @@
+package engine
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain runs the engine's tests with every session auditing its store
+// (auditStores): a test run that changed a stored object after storing it
+// fails, naming the object. Benchmarks run without the audit, which copies
+// every stored object.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	auditStores = flag.Lookup("test.bench").Value.String() == ""
+	code := m.Run()
+	if auditViolation != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: the store's ownership audit:", auditViolation)
+		code = 1
+	}
+	os.Exit(code)
+}
