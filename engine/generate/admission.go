@@ -270,7 +270,7 @@ func (c *Controller) downstreamChanged(req Request, old resource.Object, labels 
 // triggerRef returns a reference to the live trigger, or one built from
 // labels when it is gone.
 func (c *Controller) triggerRef(t trigger) *resource.Ref {
-	if live := c.viewByUID(t); live != nil { // only its Ref is read
+	if live := c.findByUID(t); live != nil { // only its Ref is read
 		r := live.Ref()
 		return &r
 	}

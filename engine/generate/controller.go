@@ -292,28 +292,20 @@ func (c *Controller) nsLabels(obj resource.Object) map[string]string {
 	return ns.Labels()
 }
 
-// findByUID returns the live object of gvk in namespace with uid.
+// findByUID returns the live trigger t names: the stored object itself
+// (cluster.Store.View), which callers only read. It becomes request.object
+// in variable contexts, where JMESPath only reads and substitution copies
+// what it inserts; the store audit in the engine's tests checks this.
 func (c *Controller) findByUID(t trigger) resource.Object {
-	return c.lookupTrigger(t, c.store.Get, c.store.GetByUID)
-}
-
-// viewByUID is findByUID for callers that only read the result: the
-// stored object itself (cluster.Store.View), not a copy.
-func (c *Controller) viewByUID(t trigger) resource.Object {
-	return c.lookupTrigger(t, c.store.View, c.store.ViewByUID)
-}
-
-func (c *Controller) lookupTrigger(t trigger, get func(resource.Ref) (resource.Object, error),
-	getByUID func(resource.Ref, string) (resource.Object, error)) resource.Object {
 	if t.Name != "" {
-		obj, err := get(t.ref())
+		obj, err := c.store.View(t.ref())
 		if err == nil && (t.UID == "" || obj.UID() == t.UID) {
 			return obj
 		}
 	}
 	// The store's uid index: a trigger named only by uid (downstream labels
 	// carry no name) costs the same in any size of cluster.
-	obj, err := getByUID(t.ref(), t.UID)
+	obj, err := c.store.ViewByUID(t.ref(), t.UID)
 	if err == nil && (t.Namespace != "" || obj.Namespace() == "") {
 		return obj
 	}

@@ -64,7 +64,7 @@ func (c *Controller) processUserRequest(ur resource.Object) {
 		str := func(k string) string { s, _ := tr[k].(string); return s }
 		g, v := resource.SplitAPIVersion(str("apiVersion"))
 		t := trigger{GVK: resource.GVK{Group: g, Version: v, Kind: str("kind")}, Namespace: str("namespace"), Name: str("name"), UID: str("uid")}
-		if op != OpDelete && c.viewByUID(t) == nil {
+		if op != OpDelete && c.findByUID(t) == nil {
 			fail(fmt.Sprintf("failed to get trigger resource: %s with uid %s not found", t.ref(), t.UID))
 			return
 		}
