@@ -17,7 +17,7 @@ LDFLAGS  := -s -w -X github.com/genplay/genplay/wasm/bridge.Version=$(VERSION)
 # what it costs in speed.
 WASMGCFLAGS := -gcflags=all=-l
 
-.PHONY: help test vet site serve size size-by-package bench screenshot worker fuzz load tidy-check clean
+.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot worker fuzz load tidy-check clean
 FUZZTIME ?= 30s
 
 help: ## list the targets
@@ -68,6 +68,9 @@ BENCH ?= .
 bench: ## run the engine's benchmarks natively, then as wasm under Node (BENCH=regexp picks some)
 	$(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./engine/...
 	$(WASMTEST) $(GO) test -run='^$$' -bench='$(BENCH)' -benchmem ./engine/...
+
+bench-ratio: ## wasm/native ratio of the engine's benchmarks, measured in one run (BENCH, ROUNDS, COUNT, BENCHTIME)
+	GO=$(GO) scripts/bench-ratio.sh
 
 worker: ## build the HTTP API for Cloudflare Workers into cmd/worker/build (deploy: cd cmd/worker && npx wrangler deploy)
 	GO=$(GO) cmd/worker/build.sh
