@@ -95,7 +95,7 @@ func (s *Session) Store() *cluster.Store { return s.store }
 func (s *Session) Event(e timeline.Event) {
 	s.seq++
 	e.Seq = s.seq
-	e.Time = s.clock.Now().UTC().Format(time.RFC3339)
+	e.Time = s.clock.Stamp()
 	if s.cur != nil {
 		s.cur.Events = append(s.cur.Events, e)
 	}
@@ -149,7 +149,7 @@ func (s *Session) Changed(before, after resource.Object) {
 func (s *Session) begin(stepName, operation, summary string) {
 	s.cur = &timeline.Step{
 		Index: len(s.steps), StepName: stepName, Operation: operation, Summary: summary,
-		Time: s.clock.Now().UTC().Format(time.RFC3339), Events: []timeline.Event{}, Changes: []timeline.Change{},
+		Time: s.clock.Stamp(), Events: []timeline.Event{}, Changes: []timeline.Change{},
 	}
 	s.touched = nil
 	clear(s.isTouched)
@@ -398,7 +398,7 @@ func (s *Session) policyReady(obj resource.Object) resource.Object {
 	upd := obj.DeepCopy()
 	upd["status"] = map[string]any{
 		"conditions": []any{map[string]any{
-			"lastTransitionTime": s.clock.Now().UTC().Format(time.RFC3339),
+			"lastTransitionTime": s.clock.Stamp(),
 			"message":            "Ready", "reason": "Succeeded", "status": "True", "type": "Ready",
 		}},
 	}

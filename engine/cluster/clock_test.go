@@ -27,3 +27,13 @@ func TestClock(t *testing.T) {
 		assert.Equal(t, Epoch, c.Now())
 	})
 }
+
+func TestStampIsNowInRFC3339(t *testing.T) {
+	c := NewClock()
+	for _, step := range []time.Duration{0, time.Second, 0, 90 * time.Minute, 400 * 24 * time.Hour} {
+		c.Advance(step)
+		if got, want := c.Stamp(), c.Now().UTC().Format(time.RFC3339); got != want {
+			t.Fatalf("after advancing %v: Stamp() = %q, want %q", step, got, want)
+		}
+	}
+}

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -284,7 +283,7 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	md["uid"] = uidString(s.uidSeq)
 	md["resourceVersion"] = s.nextRV()
 	md["generation"] = float64(1)
-	md["creationTimestamp"] = s.clock.Now().Format(time.RFC3339)
+	md["creationTimestamp"] = s.clock.Stamp()
 	delete(md, "deletionTimestamp")
 	delete(md, "deletionGracePeriodSeconds")
 	s.insert(key, o)
