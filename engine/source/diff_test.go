@@ -95,6 +95,19 @@ func diffPairs(r *rand.Rand) [][2][]byte {
 		}
 		add(joinText(r, a), joinText(r, b))
 	}
+	// Texts whose changed middles match in more lines than a byte counts,
+	// or just fewer.
+	for _, n := range []int{254, 255, 256, 300} {
+		a := make([]string, n)
+		for i := range a {
+			a[i] = fmt.Sprintf("%d\n", i)
+		}
+		b := append([]string(nil), a...)
+		b[0], b[n-1], b[n/2] = "first\n", "last\n", "middle\n"
+		add([]byte(strings.Join(a, "")), []byte(strings.Join(b, "")))
+		b = append(b, "more\n")
+		add([]byte(strings.Join(a, "")), []byte(strings.Join(b, "")))
+	}
 	// Long texts: one whose changed middle is exactly maxDiffCells lines
 	// squared (still matched) and one just beyond (shown as removed and
 	// re-added), with common lines around them.
@@ -120,9 +133,30 @@ func TestDiffMatchesReference(t *testing.T) {
 	for i, p := range diffPairs(r) {
 		a, b := p[0], p[1]
 		want := referenceDiff("before", "after", a, b)
-		if got := Diff("before", "after", a, b); got != want {
+		got, size := diff("before", "after", a, b)
+		if got != want {
 			t.Fatalf("pair %d: Diff(%q, %q)\n got %q\nwant %q", i, a, b, got, want)
 		}
+		if len(got) != size {
+			t.Fatalf("pair %d: Diff(%q, %q) is %d bytes, computed %d", i, a, b, len(got), size)
+		}
+	}
+}
+
+// TestDiffAllocatesOnlyItsResult checks that the diffs the timeline shows
+// most, of created, deleted and slightly edited objects, allocate nothing
+// but their result.
+func TestDiffAllocatesOnlyItsResult(t *testing.T) {
+	if testing.CoverMode() != "" {
+		t.Skip("coverage counters change allocations")
+	}
+	for _, c := range benchDiffs() {
+		t.Run(c.name, func(t *testing.T) {
+			allocs := testing.AllocsPerRun(20, func() { Diff("before", "after", c.a, c.b) })
+			if allocs != 1 {
+				t.Errorf("Diff allocates %v times, want 1", allocs)
+			}
+		})
 	}
 }
 
@@ -134,8 +168,12 @@ func FuzzDiffMatchesReference(f *testing.F) {
 	f.Add([]byte("a\nb\na\nb\n"), []byte("b\na\nb\na"))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		want := referenceDiff("a.yaml (before)", "a.yaml (after)", a, b)
-		if got := Diff("a.yaml (before)", "a.yaml (after)", a, b); got != want {
+		got, size := diff("a.yaml (before)", "a.yaml (after)", a, b)
+		if got != want {
 			t.Fatalf("Diff(%q, %q)\n got %q\nwant %q", a, b, got, want)
+		}
+		if len(got) != size {
+			t.Fatalf("Diff(%q, %q) is %d bytes, computed %d", a, b, len(got), size)
 		}
 	})
 }
@@ -168,16 +206,27 @@ spec:
   - Egress
 `
 
-func BenchmarkDiff(b *testing.B) {
-	edited := []byte(strings.Replace(strings.Replace(benchYAML, `"1234"`, `"1240"`, 1), "  - Egress\n", "", 1))
-	for _, c := range []struct {
-		name string
-		a, b []byte
-	}{
+type benchDiff struct {
+	name string
+	a, b []byte
+}
+
+// benchDiffs are the diffs the timeline shows most: of a created, a deleted
+// and an updated object.
+func benchDiffs() []benchDiff {
+	edited := strings.Replace(benchYAML, `"1234"`, `"1240"`, 1)
+	return []benchDiff{
 		{"created", nil, []byte(benchYAML)},
 		{"deleted", []byte(benchYAML), nil},
-		{"edited", []byte(benchYAML), edited},
-	} {
+		{"edited", []byte(benchYAML), []byte(strings.Replace(edited, "  - Egress\n", "", 1))},
+		// Changed at both ends of a block of 15 lines, like a recreated
+		// object's creationTimestamp and uid.
+		{"edited apart", []byte(benchYAML), []byte(strings.Replace(edited, "managed-by: kyverno", "managed-by: other", 1))},
+	}
+}
+
+func BenchmarkDiff(b *testing.B) {
+	for _, c := range benchDiffs() {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
