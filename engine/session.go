@@ -180,7 +180,8 @@ func (s *Session) end() *timeline.Step {
 		default:
 			ch.Change = timeline.ChangeUpdated
 		}
-		ch.Diff = source.Diff(t.ref.String()+" (before)", t.ref.String()+" (after)", s.yaml(t.before), s.yaml(after))
+		name := t.ref.String()
+		ch.Diff = source.Diff(name+" (before)", name+" (after)", s.yaml(t.before), s.yaml(after))
 		if after == nil {
 			delete(s.rendered, t.before.Ref())
 		}

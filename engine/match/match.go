@@ -45,8 +45,8 @@ func Rule(r *policy.Rule, req Request) (matched bool, reason string) {
 	if req.Object == nil {
 		return false, "the resource is empty"
 	}
-	what := describe(req.Object)
 	if req.PolicyNamespace != "" && req.PolicyNamespace != req.Object.Namespace() {
+		what := describe(req.Object)
 		where := "is cluster-scoped"
 		if ns := req.Object.Namespace(); ns != "" {
 			where = "is in namespace " + ns
@@ -54,10 +54,10 @@ func Rule(r *policy.Rule, req Request) (matched bool, reason string) {
 		return false, fmt.Sprintf("%s %s, but a Policy in namespace %s only matches resources in its own namespace", what, where, req.PolicyNamespace)
 	}
 	if ok, why := Block(r.Match, req); !ok {
-		return false, what + " does not match rule " + r.Name + ": " + why // fmt-free: most requests miss most rules
+		return false, describe(req.Object) + " does not match rule " + r.Name + ": " + why // fmt-free: most requests miss most rules
 	}
 	if excluded, why := exclude(r.Exclude, req); excluded {
-		return false, fmt.Sprintf("%s is excluded by the rule's exclude block (%s)", what, why)
+		return false, fmt.Sprintf("%s is excluded by the rule's exclude block (%s)", describe(req.Object), why)
 	}
 	return true, ""
 }
@@ -297,6 +297,9 @@ func Kind(pattern string, gvk resource.GVK, subresource string) bool {
 
 // parseKind is Kyverno's ParseKindSelector.
 func parseKind(s string) (group, version, kind, sub string, ok bool) {
+	if !strings.ContainsAny(s, "/.") {
+		return "*", "*", s, "", true // a bare Kind, most policies' way: no split
+	}
 	parts := strings.Split(s, "/")
 	parts = append(parts[:len(parts)-1], strings.Split(parts[len(parts)-1], ".")...)
 	switch len(parts) {

@@ -218,6 +218,8 @@ func TestKind(t *testing.T) {
 		{"star/star matches everything", "*/*", pod, "status", true},
 		{"kinds are case-sensitive", "pod", pod, "", false},
 		{"wildcards apply to kinds", "Config*", resource.GVK{Version: "v1", Kind: "ConfigMap"}, "", true},
+		{"a kind.subresource entry matches it", "Pod.exec", pod, "exec", true},
+		{"a kind.subresource entry needs the subresource", "Pod.exec", pod, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
