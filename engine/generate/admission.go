@@ -69,7 +69,8 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 			obj = req.OldObject
 		}
 		t := triggerOf(obj)
-		tref := t.ref()
+		// tref is declared where it is used: its address goes into events,
+		// so a shared one would be allocated for every request.
 		switch status {
 		case statusPass:
 			kind := causeTriggerCreated
@@ -95,7 +96,7 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 				continue
 			}
 			for _, d := range c.triggerDownstreams(p, rule, t) {
-				r := d.Ref()
+				r, tref := d.Ref(), t.ref()
 				what := "deleted"
 				if kind == causeTriggerNoLongerMatches {
 					what = "changed so it no longer matches (" + reason + ")"
@@ -107,9 +108,11 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 			c.explainOperationsKeep(p, rule, req, v, t)
 		case statusSkip:
 			if req.User.Username != BackgroundUser && req.Operation != OpDelete {
+				tref := t.ref()
 				c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &tref, p, rule.Name, nil, reason)
 			}
 		case statusError:
+			tref := t.ref()
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, nil, reason)
 		}
 	}
@@ -120,19 +123,24 @@ func applyOne(p *policy.Policy) bool { return p.Spec.ApplyRules == "One" }
 
 // matchesDeleteOperation reports whether a rule's match lists DELETE.
 func matchesDeleteOperation(rule *policy.Rule) bool {
-	for _, f := range append(append([]policy.Filter{}, rule.Match.Any...), rule.Match.All...) {
-		if slices.Contains(f.Resources.Operations, OpDelete) {
-			return true
+	for _, filters := range [2][]policy.Filter{rule.Match.Any, rule.Match.All} {
+		for _, f := range filters {
+			if slices.Contains(f.Resources.Operations, OpDelete) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// listsOperations reports whether any match filter restricts operations.
+// listsOperations returns the operations the rule's match filters list, in
+// order (nil when none restricts them).
 func listsOperations(rule *policy.Rule) []string {
 	var ops []string
-	for _, f := range append(append([]policy.Filter{}, rule.Match.Any...), rule.Match.All...) {
-		ops = append(ops, f.Resources.Operations...)
+	for _, filters := range [2][]policy.Filter{rule.Match.Any, rule.Match.All} {
+		for _, f := range filters {
+			ops = append(ops, f.Resources.Operations...)
+		}
 	}
 	return ops
 }

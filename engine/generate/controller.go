@@ -83,6 +83,7 @@ type Controller struct {
 	rec      Recorder
 	opts     Options
 	policies map[string]*policy.Policy
+	sorted   []*policy.Policy // policies in key order; nil when stale
 	queue    []*updateRequest
 	pending  map[string]bool
 	// userRequests are UpdateRequest objects users created, processed at
@@ -188,14 +189,30 @@ func (c *Controller) emit(actor, action string, obj *resource.Ref, p *policy.Pol
 	c.rec.Event(e)
 }
 
-// sortedPolicies returns the policies in key order, for determinism.
+// sortedPolicies returns the policies in key order, for determinism. The
+// slice is kept until setPolicy or removePolicy changes the set: callers
+// must not change it.
 func (c *Controller) sortedPolicies() []*policy.Policy {
-	keys := resource.SortedKeys(c.policies)
-	out := make([]*policy.Policy, len(keys))
-	for i, k := range keys {
-		out[i] = c.policies[k]
+	if c.sorted == nil {
+		keys := resource.SortedKeys(c.policies)
+		c.sorted = make([]*policy.Policy, len(keys))
+		for i, k := range keys {
+			c.sorted[i] = c.policies[k]
+		}
 	}
-	return out
+	return c.sorted
+}
+
+// setPolicy stores p under its key.
+func (c *Controller) setPolicy(p *policy.Policy) {
+	c.policies[p.Key()] = p
+	c.sorted = nil
+}
+
+// removePolicy forgets the policy p's key names.
+func (c *Controller) removePolicy(p *policy.Policy) {
+	delete(c.policies, p.Key())
+	c.sorted = nil
 }
 
 // policyByLabels finds the policy a downstream's labels name.

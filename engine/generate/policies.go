@@ -13,14 +13,14 @@ import (
 
 // PolicyCreated is the policy controller's addPolicy.
 func (c *Controller) PolicyCreated(p *policy.Policy) {
-	c.policies[p.Key()] = p
+	c.setPolicy(p)
 	c.handleGenerate(p, causePolicyCreated)
 }
 
 // PolicyUpdated is updatePolicy: removed rules are cleaned up, changed
 // targets unlabelled, then data is re-synchronized and generateExisting runs.
 func (c *Controller) PolicyUpdated(old, updated *policy.Policy) {
-	c.policies[updated.Key()] = updated
+	c.setPolicy(updated)
 	if resource.Equal(old.Raw["spec"], updated.Raw["spec"]) {
 		return // only metadata changed: Kyverno reacts to spec changes
 	}
@@ -41,7 +41,7 @@ func (c *Controller) PolicyUpdated(old, updated *policy.Policy) {
 
 // PolicyDeleted is deletePolicy.
 func (c *Controller) PolicyDeleted(p *policy.Policy) {
-	delete(c.policies, p.Key())
+	c.removePolicy(p)
 	for _, r := range p.Spec.Rules {
 		if r.Generate != nil {
 			c.enqueue(&updateRequest{kind: urCleanupRule, policy: p, rule: r.Name, cause: cause{kind: causePolicyDeleted}})

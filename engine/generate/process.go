@@ -226,9 +226,9 @@ func (c *Controller) render(t policy.Target, ctx map[string]any) (renderedTarget
 
 // generateTarget computes the desired object(s) of one pattern and syncs them.
 func (c *Controller) generateTarget(p *policy.Policy, rule *policy.Rule, t policy.Target, ctx map[string]any, trig resource.Object, ur *updateRequest) {
-	tref := trig.Ref()
 	rt, err := c.render(t, ctx)
 	if err != nil {
+		tref := trig.Ref() // here, not above: its address escapes into the event
 		c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref,
 			"variable substitution failed: "+err.Error())
 		return
@@ -250,6 +250,7 @@ func (c *Controller) generateTarget(p *policy.Policy, rule *policy.Rule, t polic
 		}
 		src, err := c.store.Get(sref)
 		if err != nil {
+			tref := trig.Ref()
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &target, p, rule.Name, &tref,
 				fmt.Sprintf("source resource %s not found: the UpdateRequest fails (Kyverno retries it, then drops it)", sref))
 			return
@@ -257,13 +258,16 @@ func (c *Controller) generateTarget(p *policy.Policy, rule *policy.Rule, t polic
 		src = c.tagSource(p, rule, src)
 		c.sync(p, rule, cloneDesired(src, rt.namespace, rt.name), trig, ur, true)
 	default:
-		desired := resource.Object{}
-		if m, ok := rt.data.(map[string]any); ok {
-			desired = resource.Object(m)
-		} else if rt.hasData && rt.data != nil {
-			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref, "generate.data is not an object")
-			return
+		m, isMap := rt.data.(map[string]any)
+		if !isMap {
+			if rt.hasData && rt.data != nil {
+				tref := trig.Ref()
+				c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref, "generate.data is not an object")
+				return
+			}
+			m = map[string]any{}
 		}
+		desired := resource.Object(m)
 		desired["apiVersion"] = rt.apiVersion
 		if desired.Kind() == "" {
 			desired["kind"] = rt.kind
