@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -521,21 +520,22 @@ func (s *Store) List(q Query) []resource.Object {
 				smallest = set
 			}
 		}
-		candidates = smallest.appendTo(nil)
+		candidates = smallest.appendTo(make([]*entry, 0, smallest.len()))
 	case ns != "":
-		candidates = s.byType[kind][ns].appendTo(nil)
+		set := s.byType[kind][ns]
+		candidates = set.appendTo(make([]*entry, 0, set.len()))
 	default:
 		for _, set := range s.byType[kind] {
 			candidates = set.appendTo(candidates)
 		}
 	}
-	var hits []*entry
+	hits := candidates[:0] // filtered in place
 	for _, e := range candidates {
 		if matches(e, q) {
 			hits = append(hits, e)
 		}
 	}
-	sort.Slice(hits, func(i, j int) bool { return compareKeys(hits[i].key, hits[j].key) < 0 })
+	sortEntries(hits)
 	out := make([]resource.Object, len(hits))
 	for i, e := range hits {
 		out[i] = s.out(e, q.APIVersion, info)
@@ -546,7 +546,8 @@ func (s *Store) List(q Query) []resource.Object {
 func (s *Store) listAllKinds(q Query) []resource.Object {
 	var candidates []*entry
 	if q.Namespace != "" {
-		candidates = s.byNS[q.Namespace].appendTo(nil)
+		set := s.byNS[q.Namespace]
+		candidates = set.appendTo(make([]*entry, 0, set.len()))
 	} else {
 		for _, e := range s.objects {
 			candidates = append(candidates, e)
