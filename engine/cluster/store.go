@@ -63,7 +63,7 @@ type labelKey struct {
 type entry struct {
 	key    objKey
 	kind   int32           // s.kindID(key.gk), for the indexes keyed by kind
-	obj    resource.Object // owned by the store; never handed out, never changed
+	obj    resource.Object // the store's own copy, never changed; View lends it read-only
 	uid    string
 	owners []string // uids from metadata.ownerReferences
 }
