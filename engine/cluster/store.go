@@ -6,7 +6,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"sync"
 
@@ -49,20 +48,47 @@ type objKey struct {
 	namespace, name string
 }
 
+// labelKey indexes one label of the objects of one kind, in one namespace
+// or (allNamespaces) in all. The kind is its id (kindID), not its group and
+// kind strings: fewer bytes to hash on every index write, for a key that is
+// written twice per label per stored object.
 type labelKey struct {
-	gk            groupKind
-	namespace     string
-	allNamespaces bool
-	key, value    string
+	kind                  int32
+	allNamespaces         bool
+	namespace, key, value string
 }
 
 // entry is one stored object with what the indexes need.
 type entry struct {
 	key    objKey
-	obj    resource.Object // owned by the store; never handed out
+	kind   int32           // s.kindID(key.gk), for the indexes keyed by kind
+	obj    resource.Object // the store's own copy, never changed; View lends it read-only
 	uid    string
-	labels map[string]string
 	owners []string // uids from metadata.ownerReferences
+}
+
+// labels returns the stored object's metadata.labels, read in place rather
+// than copied at insert: the store never changes a stored object (every
+// write stores a new one, and the object stored is the store's own copy),
+// so the labels remove unindexes are the ones insert indexed. The caller
+// must not modify the map. Values are strings: validateMeta rejects others.
+func (e *entry) labels() map[string]any {
+	md, _ := e.obj["metadata"].(map[string]any)
+	labels, _ := md["labels"].(map[string]any)
+	return labels
+}
+
+// labelValue is a label value as resource.Object.Labels renders it, and
+// whether Labels would hold it at all.
+func labelValue(v any) (string, bool) {
+	switch v := v.(type) {
+	case string:
+		return v, true
+	case nil:
+		return "", false
+	default:
+		return fmt.Sprint(v), true
+	}
 }
 
 var namespaceGK = groupKind{kind: "Namespace"}
@@ -82,11 +108,11 @@ type Store struct {
 	inferred map[resource.GVK]bool
 
 	objects    map[objKey]*entry
-	byType     map[groupKind]map[string]map[string]*entry // namespace -> name
-	byLabel    map[labelKey]map[objKey]*entry
-	byNS       map[string]map[objKey]*entry
+	byType     map[int32]map[string]entrySet // kind id -> namespace -> objects
+	byLabel    map[labelKey]entrySet
+	byNS       map[string]entrySet // namespace -> objects of every kind
 	byUID      map[string]*entry
-	dependents map[string]map[objKey]*entry // owner uid -> dependents
+	dependents map[string]entrySet // owner uid -> dependents
 
 	rv, uidSeq, nameSeq uint64
 
@@ -108,11 +134,11 @@ func NewStore(clock *Clock) *Store {
 		byGK:       maps.Clone(kinds.byGK),
 		inferred:   map[resource.GVK]bool{},
 		objects:    map[objKey]*entry{},
-		byType:     map[groupKind]map[string]map[string]*entry{},
-		byLabel:    map[labelKey]map[objKey]*entry{},
-		byNS:       map[string]map[objKey]*entry{},
+		byType:     map[int32]map[string]entrySet{},
+		byLabel:    map[labelKey]entrySet{},
+		byNS:       map[string]entrySet{},
 		byUID:      map[string]*entry{},
-		dependents: map[string]map[objKey]*entry{},
+		dependents: map[string]entrySet{},
 	}
 }
 
@@ -445,13 +471,13 @@ func (s *Store) Delete(ref resource.Ref) ([]Deletion, error) {
 func (s *Store) cascade(e *entry, actor string, deleting map[objKey]bool, out *[]Deletion) {
 	deleting[e.key] = true
 	if e.key.gk == namespaceGK {
-		for _, c := range sortedEntries(s.byNS[e.key.name]) {
+		for _, c := range s.byNS[e.key.name].sorted() {
 			if s.objects[c.key] == c && !deleting[c.key] {
 				s.cascade(c, ActorNamespaceController, deleting, out)
 			}
 		}
 	}
-	for _, d := range sortedEntries(s.dependents[e.uid]) {
+	for _, d := range s.dependents[e.uid].sorted() {
 		if s.objects[d.key] == d && !deleting[d.key] && !s.hasLiveOwner(d, deleting) {
 			s.cascade(d, ActorGarbageCollector, deleting, out)
 		}
@@ -484,7 +510,7 @@ func (s *Store) List(q Query) []resource.Object {
 	if !ok {
 		return nil
 	}
-	gk := groupKind{info.Group, info.Kind}
+	kind := s.kindID(groupKind{info.Group, info.Kind})
 	ns := q.Namespace
 	if !info.Namespaced {
 		ns = ""
@@ -492,37 +518,33 @@ func (s *Store) List(q Query) []resource.Object {
 	var candidates []*entry
 	switch {
 	case len(q.Labels) > 0:
-		var smallest map[objKey]*entry
+		var smallest entrySet
 		for k, v := range q.Labels {
-			set := s.byLabel[labelKey{gk: gk, namespace: ns, allNamespaces: ns == "", key: k, value: v}]
-			if len(set) == 0 {
+			set := s.byLabel[labelKey{kind: kind, namespace: ns, allNamespaces: ns == "", key: k, value: v}]
+			n := set.len()
+			if n == 0 {
 				return nil
 			}
-			if smallest == nil || len(set) < len(smallest) {
+			if smallest.len() == 0 || n < smallest.len() {
 				smallest = set
 			}
 		}
-		for _, e := range smallest {
-			candidates = append(candidates, e)
-		}
+		candidates = smallest.appendTo(make([]*entry, 0, smallest.len()))
 	case ns != "":
-		for _, e := range s.byType[gk][ns] {
-			candidates = append(candidates, e)
-		}
+		set := s.byType[kind][ns]
+		candidates = set.appendTo(make([]*entry, 0, set.len()))
 	default:
-		for _, names := range s.byType[gk] {
-			for _, e := range names {
-				candidates = append(candidates, e)
-			}
+		for _, set := range s.byType[kind] {
+			candidates = set.appendTo(candidates)
 		}
 	}
-	var hits []*entry
+	hits := candidates[:0] // filtered in place
 	for _, e := range candidates {
 		if matches(e, q) {
 			hits = append(hits, e)
 		}
 	}
-	sort.Slice(hits, func(i, j int) bool { return compareKeys(hits[i].key, hits[j].key) < 0 })
+	sortEntries(hits)
 	out := make([]resource.Object, len(hits))
 	for i, e := range hits {
 		out[i] = s.out(e, q.APIVersion, info)
@@ -533,9 +555,8 @@ func (s *Store) List(q Query) []resource.Object {
 func (s *Store) listAllKinds(q Query) []resource.Object {
 	var candidates []*entry
 	if q.Namespace != "" {
-		for _, e := range s.byNS[q.Namespace] {
-			candidates = append(candidates, e)
-		}
+		set := s.byNS[q.Namespace]
+		candidates = set.appendTo(make([]*entry, 0, set.len()))
 	} else {
 		for _, e := range s.objects {
 			candidates = append(candidates, e)
@@ -551,12 +572,13 @@ func (s *Store) listAllKinds(q Query) []resource.Object {
 }
 
 func matches(e *entry, q Query) bool {
+	labels := e.labels()
 	for k, v := range q.Labels {
-		if got, ok := e.labels[k]; !ok || got != v {
+		if got, ok := labelValue(labels[k]); !ok || got != v {
 			return false
 		}
 	}
-	if q.Selector != nil && !q.Selector(cloneLabels(e.labels)) {
+	if q.Selector != nil && !q.Selector(cloneLabels(labels)) {
 		return false
 	}
 	return true
@@ -667,22 +689,20 @@ func splitmix(x uint64) uint64 {
 }
 
 func (s *Store) insert(key objKey, o resource.Object) {
-	e := &entry{key: key, obj: o, uid: o.UID(), labels: o.Labels(), owners: ownerUIDs(o)}
+	e := &entry{key: key, kind: s.kindID(key.gk), obj: o, uid: o.UID(), owners: ownerUIDs(o)}
 	s.objects[key] = e
-	byNS := s.byType[key.gk]
+	byNS := s.byType[e.kind]
 	if byNS == nil {
-		byNS = map[string]map[string]*entry{}
-		s.byType[key.gk] = byNS
+		byNS = map[string]entrySet{}
+		s.byType[e.kind] = byNS
 	}
-	names := byNS[key.namespace]
-	if names == nil {
-		names = map[string]*entry{}
-		byNS[key.namespace] = names
-	}
-	names[key.name] = e
-	for k, v := range e.labels {
-		for _, lk := range labelKeys(key, k, v) {
-			addTo(s.byLabel, lk, e)
+	addTo(byNS, key.namespace, e)
+	for k, v := range e.labels() {
+		if v, ok := labelValue(v); ok {
+			keys, n := labelKeys(e, k, v)
+			for _, lk := range keys[:n] {
+				addTo(s.byLabel, lk, e)
+			}
 		}
 	}
 	if key.namespace != "" {
@@ -699,54 +719,48 @@ func (s *Store) insert(key objKey, o resource.Object) {
 func (s *Store) remove(e *entry) {
 	key := e.key
 	delete(s.objects, key)
-	if byNS := s.byType[key.gk]; byNS != nil {
-		delete(byNS[key.namespace], key.name)
-		if len(byNS[key.namespace]) == 0 {
-			delete(byNS, key.namespace)
-		}
+	if byNS := s.byType[e.kind]; byNS != nil {
+		removeFrom(byNS, key.namespace, e)
 		if len(byNS) == 0 {
-			delete(s.byType, key.gk)
+			delete(s.byType, e.kind)
 		}
 	}
-	for k, v := range e.labels {
-		for _, lk := range labelKeys(key, k, v) {
-			removeFrom(s.byLabel, lk, key)
+	for k, v := range e.labels() {
+		if v, ok := labelValue(v); ok {
+			keys, n := labelKeys(e, k, v)
+			for _, lk := range keys[:n] {
+				removeFrom(s.byLabel, lk, e)
+			}
 		}
 	}
 	if key.namespace != "" {
-		removeFrom(s.byNS, key.namespace, key)
+		removeFrom(s.byNS, key.namespace, e)
 	}
 	if s.byUID[e.uid] == e {
 		delete(s.byUID, e.uid)
 	}
 	for _, uid := range e.owners {
-		removeFrom(s.dependents, uid, key)
+		removeFrom(s.dependents, uid, e)
 	}
 }
 
-func labelKeys(key objKey, k, v string) [2]labelKey {
-	return [2]labelKey{
-		{gk: key.gk, namespace: key.namespace, key: k, value: v},
-		{gk: key.gk, allNamespaces: true, key: k, value: v},
+// labelKeys returns the byLabel keys of label k=v on e, n of them: in all
+// namespaces and, for a namespaced object, in e's namespace. A cluster-scoped
+// object needs only the first, the one List reads for a cluster-scoped kind.
+func labelKeys(e *entry, k, v string) (keys [2]labelKey, n int) {
+	keys[0] = labelKey{kind: e.kind, allNamespaces: true, key: k, value: v}
+	if e.key.namespace == "" {
+		return keys, 1
 	}
+	keys[1] = labelKey{kind: e.kind, namespace: e.key.namespace, key: k, value: v}
+	return keys, 2
 }
 
-func addTo[K comparable](m map[K]map[objKey]*entry, k K, e *entry) {
-	set := m[k]
-	if set == nil {
-		set = map[objKey]*entry{}
-		m[k] = set
-	}
-	set[e.key] = e
-}
-
-func removeFrom[K comparable](m map[K]map[objKey]*entry, k K, key objKey) {
-	if set := m[k]; set != nil {
-		delete(set, key)
-		if len(set) == 0 {
-			delete(m, k)
-		}
-	}
+// kindID is the store's small-integer name for a group and kind: the index
+// of its first registered version, which register never moves or removes.
+// Every stored object's kind and every kind List resolves is registered.
+func (s *Store) kindID(gk groupKind) int32 {
+	return int32(s.byGK[gk])
 }
 
 func ownerUIDs(o resource.Object) []string {
@@ -785,23 +799,19 @@ func compareKeys(a, b objKey) int {
 	)
 }
 
-func sortedEntries(m map[objKey]*entry) []*entry {
-	out := make([]*entry, 0, len(m))
-	for _, e := range m {
-		out = append(out, e)
-	}
-	return sortEntries(out)
-}
-
 func sortEntries(es []*entry) []*entry {
 	slices.SortFunc(es, func(a, b *entry) int { return compareKeys(a.key, b.key) })
 	return es
 }
 
-func cloneLabels(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
+// cloneLabels returns labels as resource.Object.Labels would: a fresh map,
+// for a Selector that may keep or change it.
+func cloneLabels(labels map[string]any) map[string]string {
+	out := make(map[string]string, len(labels))
+	for k, v := range labels {
+		if v, ok := labelValue(v); ok {
+			out[k] = v
+		}
 	}
 	return out
 }

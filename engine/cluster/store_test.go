@@ -481,7 +481,7 @@ func TestIndexesFollowWrites(t *testing.T) {
 	assert.Empty(t, s.List(Query{Kind: "ConfigMap", Labels: map[string]string{"app": "db"}}))
 	assert.Empty(t, s.List(Query{Kind: "ConfigMap"}))
 	assert.Empty(t, s.List(Query{Namespace: "team-a"}))
-	assert.Empty(t, s.byType[groupKind{kind: "ConfigMap"}], "empty index maps are dropped")
+	assert.Empty(t, s.byType[s.kindID(groupKind{kind: "ConfigMap"})], "empty index maps are dropped")
 	_, err = s.Delete(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: "team-a"})
 	require.NoError(t, err)
 	assert.Empty(t, s.byLabel, "the Namespace's kubernetes.io/metadata.name label is unindexed too")
