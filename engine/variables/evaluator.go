@@ -231,7 +231,7 @@ func shape(v any) (any, bool, error) {
 			}
 		}
 		if out == nil {
-			return t, false, nil
+			return v, false, nil // v, not t: boxing t again would allocate
 		}
 		return out, true, nil
 	case []any:
@@ -250,7 +250,7 @@ func shape(v any) (any, bool, error) {
 			}
 		}
 		if out == nil {
-			return t, false, nil
+			return v, false, nil // v, not t: boxing t again would allocate
 		}
 		return out, true, nil
 	case resource.Object:
