@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -266,4 +268,40 @@ func TestSubstituteNamesPathsDeeperThanTheStackHolds(t *testing.T) {
 	assert.Equal(t, want, se.Path)
 	_, refErr := New(Options{}).refSubstitute(diffContext("CREATE"), value)
 	assert.EqualError(t, err, refErr.Error())
+}
+
+// TestEvaluatorsShareFunctionTablesButNotTheirOptions runs evaluations of
+// two Evaluators at the same time: the function tables are shared, each
+// evaluation must still see its own Evaluator's clock and limits.
+func TestEvaluatorsShareFunctionTablesButNotTheirOptions(t *testing.T) {
+	t1, t2 := time.Date(2021, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2022, 2, 2, 0, 0, 0, 0, time.UTC)
+	small := New(Options{Now: func() time.Time { return t1 }, MaxOutput: 25})
+	large := New(Options{Now: func() time.Time { return t2 }})
+	long := "to_upper('" + strings.Repeat("a", 30) + "')"
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := range 8 {
+		wg.Go(func() {
+			e, now, longFails := small, t1, true
+			if g%2 == 1 {
+				e, now, longFails = large, t2, false
+			}
+			for range 200 {
+				got, err := e.Search("time_now_utc()", nil)
+				if err != nil || got != now.Format(time.RFC3339) {
+					errs <- fmt.Errorf("time_now_utc() = %v, %v; want %v", got, err, now)
+					return
+				}
+				if _, err := e.Search(long, nil); (err != nil) != longFails {
+					errs <- fmt.Errorf("a 30-byte result with MaxOutput %d: error %v", e.opts.MaxOutput, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
