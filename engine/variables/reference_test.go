@@ -6,10 +6,15 @@ package variables
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 )
+
+// regexVariables finds "{{…}}" at the start of a string or after any
+// character but a backslash (Kyverno's RegexVariables).
+var regexVariables = regexp.MustCompile(`(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`)
 
 // refSubstitute is Substitute as it was: a copy of value with every {{ }}
 // variable replaced, in string values and in map keys, at any depth.

@@ -9,12 +9,8 @@ import (
 	"strings"
 )
 
-var (
-	// regexVariables finds "{{…}}" at the start of a string or after any
-	// character but a backslash (Kyverno's RegexVariables).
-	regexVariables = regexp.MustCompile(`(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`)
-	identifier     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-)
+// identifier is a path element {{@}} can spell with a dot.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Error is a failed substitution: the variable, where it was, and why. Its
 // message follows Kyverno's: `failed to resolve request.object.x at path
@@ -33,14 +29,17 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // HasVariables reports whether s holds a {{ }} variable that is not escaped.
-func HasVariables(s string) bool { return regexVariables.MatchString(s) }
+func HasVariables(s string) bool {
+	_, _, ok := nextVariable(s, 0)
+	return ok
+}
 
 // Variables returns the expressions of the {{ }} variables in s, trimmed and
 // without the braces or the shallow-substitution dash, in order.
 func Variables(s string) []string {
 	var out []string
-	for _, m := range regexVariables.FindAllStringSubmatch(s, -1) {
-		v, _ := trimBraces(m[2])
+	for start, end, ok := nextVariable(s, 0); ok; start, end, ok = nextVariable(s, end) {
+		v, _ := trimBraces(s[start:end])
 		out = append(out, v)
 	}
 	return out
@@ -307,9 +306,11 @@ func (s *substitution) leaf(value string) (any, error) {
 	return strings.ReplaceAll(value, `\{{`, "{{"), nil
 }
 
-// nextVariable finds the next "{{…}}" variable of value at or after from,
-// the next match regexVariables.FindAllStringSubmatchIndex would report
-// (group 2), without its allocations: value[start:end] is the variable.
+// nextVariable finds the next "{{…}}" variable of value at or after from:
+// value[start:end] is the variable. It finds what Kyverno's RegexVariables,
+// `(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`, finds (group 2 of the next
+// match of FindAllStringSubmatchIndex), without a regular expression and its
+// allocations (regexVariables in the tests is that expression).
 //
 // A variable opens with "{{" at the start of the string or after a
 // character that is not a backslash and that lies at or after from (the

@@ -305,3 +305,17 @@ func TestEvaluatorsShareFunctionTablesButNotTheirOptions(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestHasVariablesAndVariablesFindWhatTheRegexpFinds(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 50_000 {
+		s := randomText(r, 14)
+		require.Equal(t, regexVariables.MatchString(s), HasVariables(s), "%q", s)
+		var want []string
+		for _, m := range regexVariables.FindAllStringSubmatch(s, -1) {
+			v, _ := refTrimBraces(m[2])
+			want = append(want, v)
+		}
+		require.Equal(t, want, Variables(s), "%q", s)
+	}
+}
