@@ -20,17 +20,35 @@ type view struct {
 }
 
 // requestContext builds the JSON context of SEMANTICS §4 for obj.
+//
+// It runs for every rule a trigger meets, so it builds as few maps as it
+// can: each map is presized to the keys it gets, strings already boxed in
+// obj are reused rather than boxed again (same values), and the strings a
+// request can only hold (operations) are constants. No consumer changes the
+// maps below request: applyRule replaces request's own entries, and
+// setContextPath copies a nested map before it writes into it.
 func requestContext(v view, obj resource.Object) map[string]any {
-	req := make(map[string]any, 10) // every key below: no growth on the way
-	req["operation"] = v.operation
-	req["object"] = map[string]any{}
+	n := 3 // operation, object, oldObject
+	if obj != nil {
+		n += 3 // namespace, name, kind
+	}
+	if v.subResource != "" {
+		n++
+	}
+	if v.user != nil {
+		n += 3 // userInfo, roles, clusterRoles
+	}
+	req := make(map[string]any, n)
+	req["operation"] = operationValue(v.operation)
 	req["oldObject"] = nil
 	if obj != nil {
 		req["object"] = map[string]any(obj)
-		g := obj.GVK()
-		req["namespace"] = obj.Namespace()
-		req["name"] = obj.Name()
-		req["kind"] = map[string]any{"group": g.Group, "version": g.Version, "kind": g.Kind}
+		md, _ := obj["metadata"].(map[string]any)
+		req["namespace"] = stringValue(md["namespace"])
+		req["name"] = stringValue(md["name"])
+		req["kind"] = kindValue(obj)
+	} else {
+		req["object"] = map[string]any{}
 	}
 	if v.oldObject != nil {
 		req["oldObject"] = map[string]any(v.oldObject)
@@ -38,27 +56,73 @@ func requestContext(v view, obj resource.Object) map[string]any {
 	if v.subResource != "" {
 		req["subResource"] = v.subResource
 	}
-	ctx := map[string]any{"request": req}
-	if v.user != nil {
-		groups := make([]any, len(v.user.Groups))
-		for i, g := range v.user.Groups {
-			groups[i] = g
-		}
-		req["userInfo"] = map[string]any{"username": v.user.Username, "groups": groups}
-		req["roles"] = stringsToAny(v.user.Roles)
-		req["clusterRoles"] = stringsToAny(v.user.ClusterRoles)
-		if sa, ns, ok := serviceAccount(v.user.Username); ok {
-			ctx["serviceAccountName"] = sa
-			ctx["serviceAccountNamespace"] = ns
-		} else {
-			ctx["serviceAccountName"] = ""
-			ctx["serviceAccountNamespace"] = ""
-		}
+	if v.user == nil {
+		return map[string]any{"request": req}
+	}
+	ctx := make(map[string]any, 3)
+	ctx["request"] = req
+	req["userInfo"] = map[string]any{"username": v.user.Username, "groups": stringsToAny(v.user.Groups)}
+	req["roles"] = stringsToAny(v.user.Roles)
+	req["clusterRoles"] = stringsToAny(v.user.ClusterRoles)
+	if sa, ns, ok := serviceAccount(v.user.Username); ok {
+		ctx["serviceAccountName"] = sa
+		ctx["serviceAccountNamespace"] = ns
+	} else {
+		ctx["serviceAccountName"] = ""
+		ctx["serviceAccountNamespace"] = ""
 	}
 	return ctx
 }
 
-func stringsToAny(s []string) []any {
+// operationValue is op as a JSON value; the admission operations are
+// constants, whose boxes are static (no allocation).
+func operationValue(op string) any {
+	switch op {
+	case "":
+		return ""
+	case OpCreate:
+		return OpCreate
+	case OpUpdate:
+		return OpUpdate
+	case OpDelete:
+		return OpDelete
+	case OpConnect:
+		return OpConnect
+	}
+	return op
+}
+
+// stringValue is v when it holds a string and "" otherwise: what boxing
+// Object.Name() and the like would give, without boxing again.
+func stringValue(v any) any {
+	if _, ok := v.(string); ok {
+		return v
+	}
+	return ""
+}
+
+// kindValue is request.kind for obj: {group, version, kind} of obj.GVK(),
+// reusing obj's own apiVersion and kind values where they are the same
+// strings (a core apiVersion is its version).
+func kindValue(obj resource.Object) map[string]any {
+	g := obj.GVK()
+	kind := map[string]any{"group": g.Group, "kind": stringValue(obj["kind"])}
+	if strings.Contains(obj.APIVersion(), "/") {
+		kind["version"] = g.Version
+	} else {
+		kind["version"] = stringValue(obj["apiVersion"]) // the version is all of it
+	}
+	return kind
+}
+
+// emptyList is the value of an empty list of strings: a non-nil slice of
+// no capacity, which nothing can write into, so one value serves all.
+var emptyList any = []any{}
+
+func stringsToAny(s []string) any {
+	if len(s) == 0 {
+		return emptyList
+	}
 	out := make([]any, len(s))
 	for i, v := range s {
 		out[i] = v
@@ -68,14 +132,15 @@ func stringsToAny(s []string) []any {
 
 func serviceAccount(username string) (name, namespace string, ok bool) {
 	const prefix = "system:serviceaccount:"
-	if !strings.HasPrefix(username, prefix) {
+	rest, ok := strings.CutPrefix(username, prefix)
+	if !ok {
 		return "", "", false
 	}
-	parts := strings.SplitN(strings.TrimPrefix(username, prefix), ":", 2)
-	if len(parts) != 2 {
+	namespace, name, ok = strings.Cut(rest, ":")
+	if !ok {
 		return "", "", false
 	}
-	return parts[1], parts[0], true
+	return name, namespace, true
 }
 
 // cloneContext returns a shallow copy of ctx that a rule or foreach

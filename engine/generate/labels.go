@@ -106,25 +106,38 @@ func putTriggerLabels(t trigger, put func(k, v string)) {
 //
 // It builds the new labels map in place of obj.Labels() + SetLabels (same
 // result: a fresh map, non-string values rendered as Labels renders them),
-// with one map instead of four: this runs for every generated object.
+// with one map instead of four: this runs for every generated object. The
+// labels are written one by one rather than through putPolicyLabels and
+// putTriggerLabels: a constant goes into the map without being boxed
+// (managed-by), and no function value is called per label.
+// TestManageLabelsWritesPolicyAndTriggerLabels keeps the two in step.
 func manageLabels(obj resource.Object, pol ruleRef, t trigger) {
 	md := obj.Metadata()
 	old, _ := md["labels"].(map[string]any)
-	l := make(map[string]any, len(old)+9)
+	l := make(map[string]any, len(old)+managedLabels)
 	for k, v := range old {
-		switch v := v.(type) {
+		switch s := v.(type) {
 		case string:
-			l[k] = v
+			l[k] = v // the value as it is: boxing s again would allocate
 		case nil:
 		default:
-			l[k] = fmt.Sprint(v)
+			l[k] = fmt.Sprint(s)
 		}
 	}
-	put := func(k, v string) { l[k] = v }
-	putPolicyLabels(pol, put)
-	putTriggerLabels(t, put)
+	l[LabelManagedBy] = ValueKyverno
+	l[LabelPolicyName] = pol.policyName
+	l[LabelPolicyNamespace] = pol.policyNamespace
+	l[LabelRuleName] = pol.rule
+	l[LabelTriggerGroup] = t.GVK.Group
+	l[LabelTriggerVersion] = t.GVK.Version
+	l[LabelTriggerKind] = t.GVK.Kind
+	l[LabelTriggerNS] = t.Namespace
+	l[LabelTriggerUID] = t.UID
 	md["labels"] = l
 }
+
+// managedLabels is how many labels manageLabels writes.
+const managedLabels = 9
 
 // sourceLabels are the labels a clone downstream carries about its source.
 func sourceLabels(src resource.Object) map[string]string {

@@ -48,8 +48,7 @@ type Options struct {
 // and substitutes {{ }} variables. It is safe for concurrent use and caches
 // compiled expressions.
 type Evaluator struct {
-	opts   Options
-	caller *gojmespath.FunctionCaller
+	opts Options
 
 	mu    sync.Mutex
 	cache map[string]*gojmespath.ASTNode
@@ -69,12 +68,54 @@ func New(opts Options) *Evaluator {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	e := &Evaluator{opts: opts, cache: map[string]*gojmespath.ASTNode{}}
-	e.caller = gojmespath.NewFunctionCaller()
-	for _, f := range e.functions() {
-		e.caller.Register(f)
+	return &Evaluator{opts: opts, cache: map[string]*gojmespath.ASTNode{}}
+}
+
+// boundCaller is a JMESPath function table, built once and reused by every
+// Evaluator: its handlers read the Evaluator they serve from ev, which is
+// set for the length of one evaluation. The library's handlers receive
+// only their arguments (with HasExpRef, also the interpreter, an empty
+// value, and the table itself), so a table cannot be shared by evaluations
+// running at the same time; an evaluation takes a table of its own from
+// the free list (acquireCaller), which holds one table per evaluation that
+// ever ran concurrently: one in a single-threaded program.
+type boundCaller struct {
+	caller *gojmespath.FunctionCaller
+	with   gojmespath.InterpreterOption // WithFunctionCaller(caller), made once
+	ev     *Evaluator
+}
+
+var freeCallers struct {
+	sync.Mutex
+	list []*boundCaller
+}
+
+// acquireCaller returns a function table serving e; releaseCaller gives it
+// back once the evaluation is over.
+func acquireCaller(e *Evaluator) *boundCaller {
+	freeCallers.Lock()
+	var b *boundCaller
+	if n := len(freeCallers.list); n > 0 {
+		b = freeCallers.list[n-1]
+		freeCallers.list = freeCallers.list[:n-1]
 	}
-	return e
+	freeCallers.Unlock()
+	if b == nil {
+		b = &boundCaller{caller: gojmespath.NewFunctionCaller()}
+		b.with = gojmespath.WithFunctionCaller(b.caller)
+		for _, f := range b.functions() {
+			b.caller.Register(f)
+		}
+	}
+	b.ev = e
+	return b
+}
+
+func releaseCaller(b *boundCaller) {
+	b.ev = nil // keep no Evaluator alive
+	freeCallers.Lock()
+	freeCallers.list = append(freeCallers.list, b)
+	freeCallers.Unlock()
 }
 
 // NotFoundError reports a JMESPath field that the data lacks, the error
@@ -112,14 +153,16 @@ func (e *Evaluator) search(expr string, data any) (result any, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("incorrect query %s: %w", expr, err)
 	}
+	b := acquireCaller(e)
 	defer func() {
+		releaseCaller(b)
 		// The interpreter is third-party code; a panic on odd input must
 		// not take the engine down.
 		if r := recover(); r != nil {
 			result, err = nil, fmt.Errorf("JMESPath query failed: %v", r)
 		}
 	}()
-	out, err := gojmespath.NewInterpreter().Execute(*ast, data, gojmespath.WithFunctionCaller(e.caller))
+	out, err := gojmespath.NewInterpreter().Execute(*ast, data, b.with)
 	if err != nil {
 		var nf gojmespath.NotFoundError
 		if errors.As(err, &nf) {
@@ -231,7 +274,7 @@ func shape(v any) (any, bool, error) {
 			}
 		}
 		if out == nil {
-			return t, false, nil
+			return v, false, nil // v, not t: boxing t again would allocate
 		}
 		return out, true, nil
 	case []any:
@@ -250,7 +293,7 @@ func shape(v any) (any, bool, error) {
 			}
 		}
 		if out == nil {
-			return t, false, nil
+			return v, false, nil // v, not t: boxing t again would allocate
 		}
 		return out, true, nil
 	case resource.Object:

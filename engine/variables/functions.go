@@ -57,33 +57,39 @@ var Unsupported = map[string]string{
 // versions: join, to_string, sum).
 func Functions() []string {
 	names := make([]string, 0, 64)
-	for _, f := range New(Options{}).functions() {
+	for _, f := range (&boundCaller{}).functions() {
 		names = append(names, f.Name)
 	}
 	sort.Strings(names)
 	return names
 }
 
-func (e *Evaluator) functions() []gojmespath.FunctionEntry {
+// evalFn is a function that reads the Evaluator it runs for (its Options or
+// its random() counter); boundCaller.bind turns it into a handler.
+type evalFn func(e *Evaluator, arguments []any) (any, error)
+
+// functions lists the custom functions, with handlers that read the
+// Evaluator they serve from b.ev.
+func (b *boundCaller) functions() []gojmespath.FunctionEntry {
 	s, n, o, a, any_ := one(tString), one(tNumber), one(tObject), one(tArray), one(tAny)
 	sn := one(tString, tNumber)
 	fs := []gojmespath.FunctionEntry{
 		// Replacements of built-ins, bounded by MaxOutput.
-		{Name: "join", Arguments: args(s, one(tArrayString)), Handler: e.jpJoin},
-		{Name: "to_string", Arguments: args(any_), Handler: e.jpToString},
+		{Name: "join", Arguments: args(s, one(tArrayString)), Handler: b.bind((*Evaluator).jpJoin)},
+		{Name: "to_string", Arguments: args(any_), Handler: b.bind((*Evaluator).jpToString)},
 		{Name: "sum", Arguments: args(a), Handler: jpSum},
 
 		{Name: "compare", Arguments: args(s, s), Handler: strFn2("compare", func(a, b string) (any, error) { return float64(strings.Compare(a, b)), nil })},
 		{Name: "equal_fold", Arguments: args(s, s), Handler: strFn2("equal_fold", func(a, b string) (any, error) { return strings.EqualFold(a, b), nil })},
-		{Name: "replace", Arguments: args(s, s, s, n), Handler: e.jpReplace},
-		{Name: "replace_all", Arguments: args(s, s, s), Handler: e.jpReplaceAll},
+		{Name: "replace", Arguments: args(s, s, s, n), Handler: b.bind((*Evaluator).jpReplace)},
+		{Name: "replace_all", Arguments: args(s, s, s), Handler: b.bind((*Evaluator).jpReplaceAll)},
 		{Name: "to_upper", Arguments: args(s), Handler: strFn1("to_upper", func(a string) (any, error) { return strings.ToUpper(a), nil })},
 		{Name: "to_lower", Arguments: args(s), Handler: strFn1("to_lower", func(a string) (any, error) { return strings.ToLower(a), nil })},
 		{Name: "trim", Arguments: args(s, s), Handler: strFn2("trim", func(a, b string) (any, error) { return strings.Trim(a, b), nil })},
 		{Name: "trim_prefix", Arguments: args(s, s), Handler: strFn2("trim_prefix", func(a, b string) (any, error) { return strings.TrimPrefix(a, b), nil })},
 		{Name: "split", Arguments: args(s, s), Handler: strFn2("split", jpSplit)},
-		{Name: "regex_replace_all", Arguments: args(s, sn, sn), Handler: e.jpRegexReplace("regex_replace_all", true)},
-		{Name: "regex_replace_all_literal", Arguments: args(s, sn, sn), Handler: e.jpRegexReplace("regex_replace_all_literal", false)},
+		{Name: "regex_replace_all", Arguments: args(s, sn, sn), Handler: b.bind(regexReplace("regex_replace_all", true))},
+		{Name: "regex_replace_all_literal", Arguments: args(s, sn, sn), Handler: b.bind(regexReplace("regex_replace_all_literal", false))},
 		{Name: "regex_match", Arguments: args(s, sn), Handler: jpRegexMatch},
 		{Name: "pattern_match", Arguments: args(s, sn), Handler: jpPatternMatch},
 		{Name: "label_match", Arguments: args(o, o), Handler: jpLabelMatch},
@@ -95,7 +101,7 @@ func (e *Evaluator) functions() []gojmespath.FunctionEntry {
 		{Name: "modulo", Arguments: args(any_, any_), Handler: arith("modulo")},
 		{Name: "round", Arguments: args(n, n), Handler: jpRound},
 		{Name: "base64_decode", Arguments: args(s), Handler: strFn1("base64_decode", jpBase64Decode)},
-		{Name: "base64_encode", Arguments: args(s), Handler: e.jpBase64Encode},
+		{Name: "base64_encode", Arguments: args(s), Handler: b.bind((*Evaluator).jpBase64Encode)},
 		{Name: "path_canonicalize", Arguments: args(s), Handler: strFn1("path_canonicalize", jpPathCanonicalize)},
 		{Name: "truncate", Arguments: args(s, n), Handler: jpTruncate},
 		{Name: "semver_compare", Arguments: args(s, s), Handler: strFn2("semver_compare", jpSemverCompare)},
@@ -108,27 +114,32 @@ func (e *Evaluator) functions() []gojmespath.FunctionEntry {
 		{Name: "sha1", Arguments: args(s), Handler: strFn1("sha1", func(a string) (any, error) { h := sha1.Sum([]byte(a)); return hex.EncodeToString(h[:]), nil })}, // #nosec G401
 		{Name: "md5", Arguments: args(s), Handler: strFn1("md5", func(a string) (any, error) { h := md5.Sum([]byte(a)); return hex.EncodeToString(h[:]), nil })},    // #nosec G401
 	}
-	fs = append(fs, e.timeFunctions()...)
-	fs = append(fs, gojmespath.FunctionEntry{Name: "random", Arguments: args(s), Handler: e.jpRandom})
+	fs = append(fs, b.timeFunctions()...)
+	fs = append(fs, gojmespath.FunctionEntry{Name: "random", Arguments: args(s), Handler: b.bind((*Evaluator).jpRandom)})
 	for name, why := range Unsupported {
 		msg := fmt.Sprintf("JMESPath function '%s': not supported: %s", name, why)
 		fs = append(fs, gojmespath.FunctionEntry{Name: name, Arguments: args(s), Handler: func([]any) (any, error) { return nil, errors.New(msg) }})
 	}
 	for i := range fs {
-		fs[i].Handler = e.bounded(fs[i].Name, fs[i].Handler)
+		fs[i].Handler = b.bounded(fs[i].Name, fs[i].Handler)
 	}
 	return fs
 }
 
+// bind makes f a handler for the Evaluator b serves at the time of the call.
+func (b *boundCaller) bind(f evalFn) gojmespath.JpFunction {
+	return func(arguments []any) (any, error) { return f(b.ev, arguments) }
+}
+
 // bounded rejects string results longer than MaxOutput.
-func (e *Evaluator) bounded(name string, h gojmespath.JpFunction) gojmespath.JpFunction {
+func (b *boundCaller) bounded(name string, h gojmespath.JpFunction) gojmespath.JpFunction {
 	return func(arguments []any) (any, error) {
 		out, err := h(arguments)
 		if err != nil {
 			return nil, err
 		}
-		if s, ok := out.(string); ok && len(s) > e.opts.MaxOutput {
-			return nil, e.tooLong(name, len(s))
+		if s, ok := out.(string); ok && len(s) > b.ev.opts.MaxOutput {
+			return nil, b.ev.tooLong(name, len(s))
 		}
 		return out, nil
 	}
@@ -342,10 +353,10 @@ func jpSplit(str, sep string) (any, error) {
 	return out, nil
 }
 
-// jpRegexReplace replaces every match, expanding $1 references when expand
+// regexReplace replaces every match, expanding $1 references when expand
 // is set, and stops as soon as the result grows past MaxOutput.
-func (e *Evaluator) jpRegexReplace(name string, expand bool) gojmespath.JpFunction {
-	return func(arguments []any) (any, error) {
+func regexReplace(name string, expand bool) evalFn {
+	return func(e *Evaluator, arguments []any) (any, error) {
 		pattern, err := strArg(name, arguments, 0)
 		if err != nil {
 			return nil, err

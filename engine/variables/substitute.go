@@ -4,17 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-var (
-	// regexVariables finds "{{…}}" at the start of a string or after any
-	// character but a backslash (Kyverno's RegexVariables).
-	regexVariables = regexp.MustCompile(`(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`)
-	identifier     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-)
+// identifier is a path element {{@}} can spell with a dot.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // Error is a failed substitution: the variable, where it was, and why. Its
 // message follows Kyverno's: `failed to resolve request.object.x at path
@@ -33,14 +29,17 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // HasVariables reports whether s holds a {{ }} variable that is not escaped.
-func HasVariables(s string) bool { return regexVariables.MatchString(s) }
+func HasVariables(s string) bool {
+	_, _, ok := nextVariable(s, 0)
+	return ok
+}
 
 // Variables returns the expressions of the {{ }} variables in s, trimmed and
 // without the braces or the shallow-substitution dash, in order.
 func Variables(s string) []string {
 	var out []string
-	for _, m := range regexVariables.FindAllStringSubmatch(s, -1) {
-		v, _ := trimBraces(m[2])
+	for start, end, ok := nextVariable(s, 0); ok; start, end, ok = nextVariable(s, end) {
+		v, _ := trimBraces(s[start:end])
 		out = append(out, v)
 	}
 	return out
@@ -57,38 +56,108 @@ func (e *Evaluator) SubstituteString(ctx any, s string) (any, error) {
 // ctx is the JMESPath context (request, element, the rule's context entries).
 // When ctx.request.operation is DELETE, request.object in expressions reads
 // request.oldObject, as in Kyverno.
+//
+// Every map and list of the result is new; strings are immutable, so those
+// without a variable are handed back as they are. ctx is converted to JSON
+// shape when the first variable is evaluated: a value without variables
+// never pays for reading the context.
 func (e *Evaluator) Substitute(ctx any, value any) (any, error) {
-	data, err := jsonShape(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("substitute variables: context: %w", err)
-	}
-	value, err = jsonShape(value)
+	value, err := jsonShape(value)
 	if err != nil {
 		return nil, fmt.Errorf("substitute variables: %w", err)
 	}
-	s := &substitution{e: e, ctx: data}
+	s := substitution{e: e, raw: ctx}
+	return s.walk(value, 0)
+}
+
+type substitution struct {
+	e   *Evaluator
+	raw any // the context as given
+	// ctx is raw in JSON shape, and delete and target what it says about
+	// the request, once ready (prepare).
+	ctx    any
+	ready  bool
+	delete bool
+	target bool
+	// The result of each expression already evaluated in this call: the
+	// context does not change and every function is deterministic. Most
+	// calls evaluate a single expression, which is kept without a map
+	// (memo1); memo holds the others. Containers in it are never handed
+	// out as they are: walk rebuilds every map and list it returns.
+	memo1Key string
+	memo1    any
+	hasMemo1 bool
+	memo     map[string]any
+	// The path of the value walk is at: its first elements in head, any
+	// deeper ones in tail (see push).
+	pathLen int
+	head    [16]pathElem
+	tail    []pathElem
+}
+
+// pathElem is one element of the path of the value walk is at.
+type pathElem struct {
+	key   string
+	index int // the list index, or -1 for a map key
+}
+
+// push and pop keep the path of the value walk is at as a stack in the
+// substitution itself, which lives on the caller's stack: the path is
+// spelled out only for an error message or a {{@}} reference.
+func (s *substitution) push(e pathElem) {
+	if s.pathLen < len(s.head) {
+		s.head[s.pathLen] = e
+	} else {
+		s.tail = append(s.tail[:s.pathLen-len(s.head)], e)
+	}
+	s.pathLen++
+}
+
+func (s *substitution) pop() { s.pathLen-- }
+
+// segments returns the path from the root, as strings.
+func (s *substitution) segments() []string {
+	out := make([]string, s.pathLen)
+	for i := range out {
+		var el pathElem
+		if i < len(s.head) {
+			el = s.head[i]
+		} else {
+			el = s.tail[i-len(s.head)]
+		}
+		if el.index >= 0 {
+			out[i] = strconv.Itoa(el.index)
+		} else {
+			out[i] = el.key
+		}
+	}
+	return out
+}
+
+// prepare converts the context and reads the request's operation and
+// whether there is a target, the first time a variable needs them.
+func (s *substitution) prepare() error {
+	if s.ready {
+		return nil
+	}
+	data, err := jsonShape(s.raw)
+	if err != nil {
+		return fmt.Errorf("substitute variables: context: %w", err)
+	}
+	s.ctx, s.ready = data, true
 	if m, ok := data.(map[string]any); ok {
 		if req, ok := m["request"].(map[string]any); ok {
 			s.delete = req["operation"] == "DELETE"
 		}
 		_, s.target = m["target"]
 	}
-	return s.walk(value, nil, 0)
-}
-
-type substitution struct {
-	e      *Evaluator
-	ctx    any
-	delete bool
-	target bool
-	// memo holds the result of each expression already evaluated in this
-	// call: the context does not change and every function is
-	// deterministic. Containers in it are never handed out as they are:
-	// walk rebuilds every map and list it returns.
-	memo map[string]any
+	return nil
 }
 
 func (s *substitution) search(expr string) (any, error) {
+	if s.hasMemo1 && s.memo1Key == expr {
+		return s.memo1, nil
+	}
 	if v, ok := s.memo[expr]; ok {
 		return v, nil
 	}
@@ -96,20 +165,27 @@ func (s *substitution) search(expr string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.memo == nil {
-		s.memo = map[string]any{}
+	switch {
+	case !s.hasMemo1:
+		s.memo1Key, s.memo1, s.hasMemo1 = expr, v, true
+	case s.memo == nil:
+		s.memo = map[string]any{expr: v}
+	default:
+		s.memo[expr] = v
 	}
-	s.memo[expr] = v
 	return v, nil
 }
 
-func (s *substitution) walk(value any, path []string, depth int) (any, error) {
+func (s *substitution) walk(value any, depth int) (any, error) {
 	if depth > s.e.opts.MaxDepth {
-		return nil, fmt.Errorf("substitute variables at path %s: values nest deeper than %d substitutions", pointer(path), s.e.opts.MaxDepth)
+		return nil, fmt.Errorf("substitute variables at path %s: values nest deeper than %d substitutions", s.pointer(), s.e.opts.MaxDepth)
 	}
 	switch t := value.(type) {
 	case string:
-		out, err := s.leaf(t, path)
+		if !strings.Contains(t, "{{") {
+			return value, nil // no variable, nothing to unescape: the string as it is
+		}
+		out, err := s.leaf(t)
 		if err != nil {
 			return nil, err
 		}
@@ -117,39 +193,49 @@ func (s *substitution) walk(value any, path []string, depth int) (any, error) {
 		case map[string]any, []any:
 			// Kyverno traverses what a variable returned, so variables
 			// inside a substituted object are substituted too.
-			return s.walk(out, path, depth+1)
+			return s.walk(out, depth+1)
 		}
 		return out, nil
 	case map[string]any:
-		keys := make([]string, 0, len(t))
+		// Keys in order, so the first error and the sequence of random()
+		// calls do not depend on map iteration.
+		var buf [16]string
+		keys := buf[:0]
 		for k := range t {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		out := make(map[string]any, len(t))
 		for _, k := range keys {
-			newKey, err := s.leaf(k, path)
+			ks := k
+			if strings.Contains(k, "{{") {
+				newKey, err := s.leaf(k)
+				if err != nil {
+					return nil, err
+				}
+				var ok bool
+				if ks, ok = newKey.(string); !ok {
+					return nil, fmt.Errorf("expected string after substituting variables in key %q", k)
+				}
+			}
+			s.push(pathElem{key: k, index: -1})
+			v, err := s.walk(t[k], depth)
 			if err != nil {
 				return nil, err
 			}
-			ks, ok := newKey.(string)
-			if !ok {
-				return nil, fmt.Errorf("expected string after substituting variables in key %q", k)
-			}
-			v, err := s.walk(t[k], append(path[:len(path):len(path)], k), depth)
-			if err != nil {
-				return nil, err
-			}
+			s.pop()
 			out[ks] = v
 		}
 		return out, nil
 	case []any:
 		out := make([]any, len(t))
 		for i, e := range t {
-			v, err := s.walk(e, append(path[:len(path):len(path)], strconv.Itoa(i)), depth)
+			s.push(pathElem{index: i})
+			v, err := s.walk(e, depth)
 			if err != nil {
 				return nil, err
 			}
+			s.pop()
 			out[i] = v
 		}
 		return out, nil
@@ -163,48 +249,51 @@ func (s *substitution) walk(value any, path []string, depth int) (any, error) {
 // strings are re-scanned until no variable is left (a single pass for
 // {{- }}). Finally "\{{" becomes "{{". Each pass builds the new string in
 // one sweep, so the work is linear in its length.
-func (s *substitution) leaf(value string, path []string) (any, error) {
+func (s *substitution) leaf(value string) (any, error) {
 	if !strings.Contains(value, "{{") {
 		return value, nil
 	}
 	limit := max(s.e.opts.MaxOutput, len(value)) // substitution may not grow a string past MaxOutput
-	matches := regexVariables.FindAllStringSubmatchIndex(value, -1)
-	for passes := 0; len(matches) > 0; passes++ {
+	start, end, found := nextVariable(value, 0)
+	for passes := 0; found; passes++ {
 		if passes >= s.e.opts.MaxDepth {
-			return nil, fmt.Errorf("substitute variables at path %s: still finding variables after %d nested passes", pointer(path), passes)
+			return nil, fmt.Errorf("substitute variables at path %s: still finding variables after %d nested passes", s.pointer(), passes)
+		}
+		if err := s.prepare(); err != nil {
+			return nil, err
 		}
 		var b strings.Builder
 		last := 0
 		shallow := false
-		for _, m := range matches {
-			v := value[m[4]:m[5]] // group 2: the variable; group 1 is the prefix character
+		for ; found; start, end, found = nextVariable(value, end) {
+			v := value[start:end]
 			var variable string
 			variable, shallow = trimBraces(v)
 			if variable == "@" {
-				variable = s.current(path)
+				variable = s.current()
 			}
 			if s.delete {
 				variable = strings.ReplaceAll(variable, "request.object", "request.oldObject")
 			}
 			result, err := s.search(variable)
 			if err != nil {
-				return nil, &Error{Variable: variable, Path: pointer(path), Err: err}
+				return nil, &Error{Variable: variable, Path: s.pointer(), Err: err}
 			}
-			if v == value {
-				return result, nil
+			if len(v) == len(value) {
+				return result, nil // the whole string is one variable: its typed value
 			}
 			if str, ok := result.(string); ok && shallow {
 				result = strings.ReplaceAll(str, "{{", `\{{`)
 			}
 			text, err := s.text(result)
 			if err != nil {
-				return nil, &Error{Variable: variable, Path: pointer(path), Err: err}
+				return nil, &Error{Variable: variable, Path: s.pointer(), Err: err}
 			}
-			b.WriteString(value[last:m[4]])
+			b.WriteString(value[last:start])
 			b.WriteString(text)
-			last = m[5]
+			last = end
 			if b.Len()+len(value)-last > limit {
-				return nil, fmt.Errorf("substitute variables at path %s: result exceeds the limit of %d bytes", pointer(path), s.e.opts.MaxOutput)
+				return nil, fmt.Errorf("substitute variables at path %s: result exceeds the limit of %d bytes", s.pointer(), s.e.opts.MaxOutput)
 			}
 		}
 		b.WriteString(value[last:])
@@ -212,9 +301,63 @@ func (s *substitution) leaf(value string, path []string) (any, error) {
 		if shallow {
 			break
 		}
-		matches = regexVariables.FindAllStringSubmatchIndex(value, -1)
+		start, end, found = nextVariable(value, 0)
 	}
 	return strings.ReplaceAll(value, `\{{`, "{{"), nil
+}
+
+// nextVariable finds the next "{{…}}" variable of value at or after from:
+// value[start:end] is the variable. It finds what Kyverno's RegexVariables,
+// `(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`, finds (group 2 of the next
+// match of FindAllStringSubmatchIndex), without a regular expression and its
+// allocations (regexVariables in the tests is that expression).
+//
+// A variable opens with "{{" at the start of the string or after a
+// character that is not a backslash and that lies at or after from (the
+// regular expression's group 1, which a previous match cannot share). It
+// goes on with characters other than braces and "{…}" groups without
+// braces inside, and closes with "}}". Each opening reads to at most one
+// end, so the first opening that closes is the match: the regular
+// expression's leftmost-first choice. '{', '}' and '\\' are ASCII, which
+// never occurs inside a multi-byte UTF-8 sequence, so bytes can be read
+// in place of runes.
+func nextVariable(value string, from int) (start, end int, ok bool) {
+	for i := from; ; {
+		j := strings.Index(value[i:], "{{")
+		if j < 0 {
+			return 0, 0, false
+		}
+		j += i
+		if j == 0 || (j > from && value[j-1] != '\\') {
+			if e := variableEnd(value, j); e >= 0 {
+				return j, e, true
+			}
+		}
+		i = j + 1
+	}
+}
+
+// variableEnd returns where the variable that opens at value[j:] ("{{")
+// ends, or -1 if it does not close.
+func variableEnd(value string, j int) int {
+	for i := j + 2; i < len(value); {
+		switch value[i] {
+		case '}':
+			if i+1 < len(value) && value[i+1] == '}' {
+				return i + 2
+			}
+			return -1
+		case '{':
+			k := strings.IndexAny(value[i+1:], "{}")
+			if k < 0 || value[i+1+k] != '}' {
+				return -1
+			}
+			i += k + 2
+		default:
+			i++
+		}
+	}
+	return -1
 }
 
 // text renders a value for interpolation: strings as they are, anything else
@@ -236,7 +379,8 @@ func (s *substitution) text(v any) (string, error) {
 // current is Kyverno's meaning of {{@}}: the value at the same path in the
 // object (or in target, when the context has one), skipping past "foreach"
 // and the first two path elements (such as mutate.patchStrategicMerge).
-func (s *substitution) current(path []string) string {
+func (s *substitution) current() string {
+	path := s.segments()
 	for i, p := range path {
 		if p == "foreach" {
 			path = path[i+1:]
@@ -267,21 +411,23 @@ func (s *substitution) current(path []string) string {
 	return b.String()
 }
 
-// trimBraces strips the braces and spaces of "{{ expr }}" and reports
-// whether it was a shallow "{{- expr}}".
+// trimBraces strips the braces and spaces of a variable "{{ expr }}" (as
+// nextVariable or regexVariables find it) and reports whether it was a
+// shallow "{{- expr}}". Kyverno removes every "{{" and "}}" of the match;
+// between its outer braces a match holds neither (its inner groups are
+// "{…}" with no brace inside), so slicing the outer ones off is the same.
 func trimBraces(v string) (string, bool) {
-	v = strings.ReplaceAll(v, "{{", "")
-	v = strings.ReplaceAll(v, "}}", "")
-	v = strings.TrimSpace(v)
+	v = strings.TrimSpace(v[2 : len(v)-2])
 	if strings.HasPrefix(v, "-") {
 		return strings.TrimSpace(v[1:]), true
 	}
 	return v, false
 }
 
-func pointer(path []string) string {
+// pointer spells out a path as in error messages: "/a/0/b", "" at the root.
+func (s *substitution) pointer() string {
 	var b strings.Builder
-	for _, p := range path {
+	for _, p := range s.segments() {
 		b.WriteString("/" + strings.ReplaceAll(p, "/", `\/`))
 	}
 	return b.String()

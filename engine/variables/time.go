@@ -7,12 +7,12 @@ import (
 	gojmespath "github.com/kyverno/go-jmespath"
 )
 
-func (e *Evaluator) timeFunctions() []gojmespath.FunctionEntry {
+func (b *boundCaller) timeFunctions() []gojmespath.FunctionEntry {
 	s := one(tString)
 	return []gojmespath.FunctionEntry{
-		{Name: "time_now", Handler: func([]any) (any, error) { return e.opts.Now().Format(time.RFC3339), nil }},
-		{Name: "time_now_utc", Handler: func([]any) (any, error) { return e.opts.Now().UTC().Format(time.RFC3339), nil }},
-		{Name: "time_since", Arguments: args(s, s, s), Handler: e.jpTimeSince},
+		{Name: "time_now", Handler: b.bind(func(e *Evaluator, _ []any) (any, error) { return e.opts.Now().Format(time.RFC3339), nil })},
+		{Name: "time_now_utc", Handler: b.bind(func(e *Evaluator, _ []any) (any, error) { return e.opts.Now().UTC().Format(time.RFC3339), nil })},
+		{Name: "time_since", Arguments: args(s, s, s), Handler: b.bind((*Evaluator).jpTimeSince)},
 		{Name: "time_to_cron", Arguments: args(s), Handler: timeFn1("time_to_cron", func(t time.Time) any {
 			return strconv.Itoa(t.Minute()) + " " + strconv.Itoa(t.Hour()) + " " + strconv.Itoa(t.Day()) + " " +
 				strconv.Itoa(int(t.Month())) + " " + strconv.Itoa(int(t.Weekday()))

@@ -260,9 +260,17 @@ func FuzzSubstitute(f *testing.F) {
 	for _, s := range []string{"{{a.b}}", "x{{a.b}}{{a.b}}", `\{{a}}`, "{{- a.self}}", "{{a.self}}-", "{{{{a}}}}", "{{@}}", "{{ {a: a.b} }}"} {
 		f.Add(s)
 	}
-	e := New(Options{MaxOutput: 1 << 16, MaxDepth: 8})
+	e, ref := New(Options{MaxOutput: 1 << 16, MaxDepth: 8}), New(Options{MaxOutput: 1 << 16, MaxDepth: 8})
 	ctx := map[string]any{"a": map[string]any{"b": "v", "self": "{{a.self}}{{a.self}}"}}
 	f.Fuzz(func(t *testing.T, s string) {
-		_, _ = e.Substitute(ctx, map[string]any{s: []any{s}})
+		got, err := e.Substitute(ctx, map[string]any{s: []any{s}})
+		// The same answer as the reference implementation (reference_test.go).
+		want, wantErr := ref.refSubstitute(ctx, map[string]any{s: []any{s}})
+		if wantErr != nil {
+			require.EqualError(t, err, wantErr.Error())
+			return
+		}
+		require.NoError(t, err)
+		require.Equal(t, want, got)
 	})
 }
