@@ -2,12 +2,13 @@ package cluster
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/genplay/genplay/engine/internal/k8sname"
 )
 
-// The patterns and messages below follow k8s.io/apimachinery's
+// The patterns (checked by package k8sname) and messages below follow k8s.io/apimachinery's
 // pkg/util/validation, so a user reads the same words as from kubectl.
 const (
 	dns1123LabelFmt   = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
@@ -22,14 +23,6 @@ const (
 	annotationsMaxLen = 256 * 1024
 )
 
-var (
-	dns1123LabelRE  = regexp.MustCompile("^" + dns1123LabelFmt + "$")
-	dns1123SubRE    = regexp.MustCompile("^" + dns1123SubFmt + "$")
-	dns1035LabelRE  = regexp.MustCompile("^" + dns1035LabelFmt + "$")
-	qualifiedNameRE = regexp.MustCompile("^" + qualifiedNameFmt + "$")
-	labelValueRE    = regexp.MustCompile("^" + labelValueFmt + "$")
-)
-
 func maxLen(n int) string { return fmt.Sprintf("must be no more than %d characters", n) }
 
 // checkDNS1123Label returns what is wrong with s as a DNS-1123 label.
@@ -38,7 +31,7 @@ func checkDNS1123Label(s string) []string {
 	if len(s) > dns1123LabelMax {
 		errs = append(errs, maxLen(dns1123LabelMax))
 	}
-	if !dns1123LabelRE.MatchString(s) {
+	if !k8sname.IsDNS1123Label(s) {
 		errs = append(errs, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', "+
 			"and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', "+
 			"regex used for validation is '"+dns1123LabelFmt+"')")
@@ -52,7 +45,7 @@ func checkDNS1123Subdomain(s string) []string {
 	if len(s) > dns1123SubMax {
 		errs = append(errs, maxLen(dns1123SubMax))
 	}
-	if !dns1123SubRE.MatchString(s) {
+	if !k8sname.IsDNS1123Subdomain(s) {
 		errs = append(errs, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "+
 			"and must start and end with an alphanumeric character (e.g. 'example.com', "+
 			"regex used for validation is '"+dns1123SubFmt+"')")
@@ -66,7 +59,7 @@ func checkDNS1035Label(s string) []string {
 	if len(s) > dns1123LabelMax {
 		errs = append(errs, maxLen(dns1123LabelMax))
 	}
-	if !dns1035LabelRE.MatchString(s) {
+	if !k8sname.IsDNS1035Label(s) {
 		errs = append(errs, "a DNS-1035 label must consist of lower case alphanumeric characters or '-', "+
 			"start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', "+
 			"regex used for validation is '"+dns1035LabelFmt+"')")
@@ -132,7 +125,7 @@ func checkQualifiedName(key string) []string {
 	case len(name) > qualifiedNameMax:
 		errs = append(errs, "name part "+maxLen(qualifiedNameMax))
 	}
-	if name != "" && !qualifiedNameRE.MatchString(name) {
+	if name != "" && !k8sname.IsQualifiedName(name) {
 		errs = append(errs, "name part must consist of alphanumeric characters, '-', '_' or '.', "+
 			"and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', "+
 			"regex used for validation is '"+qualifiedNameFmt+"')")
@@ -147,7 +140,7 @@ func checkLabelValue(v string) []string {
 	if len(v) > labelValueMax {
 		errs = append(errs, maxLen(labelValueMax))
 	}
-	if !labelValueRE.MatchString(v) {
+	if v != "" && !k8sname.IsQualifiedName(v) {
 		errs = append(errs, "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', "+
 			"and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', "+
 			"regex used for validation is '"+labelValueFmt+"')")
@@ -193,7 +186,7 @@ func validateStringMap(md map[string]any, field string, labels bool) []FieldErro
 			// The API server validates annotation keys lowercased (ValidateAnnotations).
 			key = strings.ToLower(k)
 		}
-		for _, d := range qualifiedNames.check(key, checkQualifiedName) {
+		for _, d := range checkQualifiedName(key) {
 			errs = append(errs, FieldError{Type: "Invalid value", Field: path, Value: strconv.Quote(k), Detail: d})
 		}
 		v, ok := m[k].(string)
@@ -204,7 +197,7 @@ func validateStringMap(md map[string]any, field string, labels bool) []FieldErro
 		}
 		total += len(k) + len(v)
 		if labels {
-			for _, d := range labelValues.check(v, checkLabelValue) {
+			for _, d := range checkLabelValue(v) {
 				errs = append(errs, FieldError{Type: "Invalid value", Field: path, Value: strconv.Quote(v), Detail: d})
 			}
 		}

@@ -1,11 +1,11 @@
 package match
 
 import (
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/genplay/genplay/engine/internal/k8sname"
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -136,25 +136,20 @@ func expandWildcards(pattern map[string]string, all func() map[string]string) ma
 
 func zero(s string) string { return strings.NewReplacer("*", "0", "?", "0").Replace(s) }
 
-var (
-	labelName    = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
-	dnsSubdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-)
-
 // validKey is a qualified name: an optional DNS subdomain prefix and a name.
 func validKey(k string) bool {
 	name := k
 	if i := strings.LastIndex(k, "/"); i >= 0 {
 		prefix := k[:i]
 		name = k[i+1:]
-		if prefix == "" || len(prefix) > 253 || !dnsSubdomain.MatchString(prefix) {
+		if prefix == "" || len(prefix) > 253 || !k8sname.IsDNS1123Subdomain(prefix) {
 			return false
 		}
 	}
-	return name != "" && len(name) <= 63 && labelName.MatchString(name)
+	return name != "" && len(name) <= 63 && k8sname.IsQualifiedName(name)
 }
 
 // validValue is an empty string or a label name.
 func validValue(v string) bool {
-	return v == "" || len(v) <= 63 && labelName.MatchString(v)
+	return v == "" || len(v) <= 63 && k8sname.IsQualifiedName(v)
 }
