@@ -1,10 +1,9 @@
 package engine
 
 import (
+	_ "embed"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -311,12 +310,16 @@ func BenchmarkParsePolicy(b *testing.B) {
 
 // BenchmarkRunSeed runs the seed example end to end, snapshots, diffs and
 // assertions included, as `genplay run` and the playground do.
+// seedScenario is embedded rather than read, so the benchmarks also run in
+// a browser (internal/chromiumexec), which has no file system.
+//
+//go:embed testdata/scenarios/netpol-sync.yaml
+var seedScenario []byte
+
 func BenchmarkRunSeed(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("testdata", "scenarios", "netpol-sync.yaml"))
-	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
-		if res := Run("netpol-sync.yaml", data, Options{}); !res.Passed {
+		if res := Run("netpol-sync.yaml", seedScenario, Options{}); !res.Passed {
 			b.Fatal("the seed example failed")
 		}
 	}
