@@ -181,7 +181,7 @@ func (p *page) waitFor(expr, what string) {
 	deadline := time.Now().Add(timeout)
 	for {
 		ctx, cancel := context.WithTimeout(p.ctx, timeout)
-		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!(" + expr + ")"))
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("!!("+expr+")"))
 		cancel()
 		if err == nil && ok {
 			return

@@ -4,8 +4,8 @@ package site
 
 import (
 	"bytes"
-	"context"
 	"compress/flate"
+	"context"
 	"encoding/base64"
 	"fmt"
 	"os"
