@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command chromiumexec runs a js/wasm Go program, typically a test binary,
 // in headless Chromium, as the toolchain's go_js_wasm_exec runs one under
 // Node: its arguments follow the wasm file, its output goes to stdout, and
