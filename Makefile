@@ -14,9 +14,10 @@ WASMTEST := PATH="$(GOROOT)/lib/wasm:$$PATH" $(WASM)
 LDFLAGS  := -s -w -X github.com/genplay/genplay/wasm/bridge.Version=$(VERSION)
 # Inlining is what makes Go fast as wasm (the engine's benchmarks run about
 # 2x slower without it) and what makes the binary big (brotli 1.40 MB with
-# none, 1.63 MB with all of it; the budget is 1.5 MB). So the site's wasm
-# inlines everywhere except in these packages: large, and off the path of an
-# event (parsing and validating what the user typed, formatting, the facade).
+# none, 1.63 MB with all of it; the budget is 1.5 MB). So the site's wasm,
+# and the worker's, inline everywhere except in these packages: large, and
+# off the path of an event (parsing and validating what the user typed,
+# formatting, the facade).
 # Measured 2026-11-30: brotli 1.49 MB, the benchmarks at the speed of full
 # inlining. When `make size` fails, add a package here, not all=-l.
 WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/big \
@@ -84,7 +85,7 @@ bench-ratio: ## wasm/native ratio of the engine's benchmarks, measured in one ru
 	GO=$(GO) scripts/bench-ratio.sh
 
 worker: ## build the HTTP API for Cloudflare Workers into cmd/worker/build (deploy: cd cmd/worker && npx wrangler deploy)
-	GO=$(GO) cmd/worker/build.sh
+	GO=$(GO) WASMGCFLAGS="$(WASMGCFLAGS)" cmd/worker/build.sh
 
 fuzz: ## run every Go fuzz target for FUZZTIME each (default 30s); crashers are kept under testdata/fuzz
 	FUZZTIME=$(FUZZTIME) GO=$(GO) scripts/fuzz.sh
