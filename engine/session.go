@@ -162,7 +162,7 @@ func (s *Session) end() *timeline.Step {
 	s.scanIfDue()
 	step := s.cur
 	if !s.skipSnapshots {
-		step.Cluster = s.store.All()
+		step.Cluster = s.store.Snapshot() // shared, not copied: see timeline.Step.Cluster
 	}
 	for _, t := range s.touched {
 		after, err := s.store.View(t.ref) // only rendered: no copy

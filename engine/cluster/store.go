@@ -592,6 +592,24 @@ func (s *Store) All() []resource.Object {
 	return s.listAllKinds(Query{})
 }
 
+// Snapshot is All without the copies: every stored object itself, in All's
+// order, read-only (see Ownership). The store never changes a stored object
+// in place, so a snapshot keeps showing the cluster as it was when taken,
+// and two snapshots share every object written in neither's meantime.
+func (s *Store) Snapshot() []resource.Object {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	entries := make([]*entry, 0, len(s.objects))
+	for _, e := range s.objects {
+		entries = append(entries, e)
+	}
+	out := make([]resource.Object, len(entries))
+	for i, e := range sortEntries(entries) {
+		out[i] = e.obj
+	}
+	return out
+}
+
 // find resolves ref to its kind and stored entry.
 func (s *Store) find(ref resource.Ref) (KindInfo, *entry, error) {
 	info, ok := s.lookup(ref.APIVersion, ref.Kind)

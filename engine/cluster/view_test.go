@@ -40,3 +40,30 @@ func TestView(t *testing.T) {
 		require.ErrorIs(t, err, ErrNotFound)
 	})
 }
+
+func TestSnapshotIsAllWithoutCopies(t *testing.T) {
+	s := NewStore(nil)
+	mustCreate(t, s, namespace("team-b"), namespace("team-a"),
+		configMap("team-b", "z", nil), configMap("team-a", "settings", map[string]string{"app": "web"}))
+	snap := s.Snapshot()
+	all := s.All()
+	require.Len(t, snap, len(all))
+	for i := range all {
+		assert.True(t, resource.Equal(all[i], snap[i]), "%s", all[i].Ref())
+		view, err := s.View(snap[i].Ref())
+		require.NoError(t, err)
+		assert.True(t, sameMap(view, snap[i]), "%s is the stored object", snap[i].Ref())
+	}
+
+	ref := resource.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: "team-a", Name: "settings"}
+	next, err := s.Get(ref)
+	require.NoError(t, err)
+	next["data"] = map[string]any{"key": "changed"}
+	_, err = s.Update(next)
+	require.NoError(t, err)
+	for _, o := range snap {
+		if o.Ref() == ref {
+			assert.Equal(t, "value", o.NestedString("data", "key"), "a snapshot keeps the version it was taken with")
+		}
+	}
+}

@@ -50,7 +50,9 @@ type Step struct {
 	Error string `json:"error,omitempty"`
 	// Warnings are admission warnings, as kubectl prints them.
 	Warnings []string `json:"warnings,omitempty"`
-	// Cluster is every object after the step, sorted by Ref.
+	// Cluster is every object after the step, sorted by Ref. The objects
+	// are the cluster's own, shared between the steps that did not change
+	// them: read them, and copy one (DeepCopy) before changing it.
 	Cluster []resource.Object `json:"cluster"`
 	// Changes are the objects this step changed, in the order they changed.
 	Changes []Change `json:"changes"`
