@@ -45,16 +45,23 @@ type Options struct {
 }
 
 // Evaluator evaluates JMESPath expressions with Kyverno's custom functions
-// and substitutes {{ }} variables. It is safe for concurrent use and caches
-// compiled expressions.
+// and substitutes {{ }} variables. It is safe for concurrent use.
 type Evaluator struct {
 	opts Options
 
-	mu    sync.Mutex
-	cache map[string]*gojmespath.ASTNode
+	mu sync.Mutex
 	// randomCalls seeds random(): the n-th call of a run always gives the
 	// same string, so runs replay byte for byte.
 	randomCalls uint64
+}
+
+// compiled caches parsed expressions for every Evaluator of the process:
+// parsing depends on the expression alone, and the playground runs the same
+// policy's expressions again on every edit, each time in a new session.
+// The interpreter only reads a parsed expression. Failures are not kept.
+var compiled struct {
+	sync.Mutex
+	asts map[string]*gojmespath.ASTNode
 }
 
 // New returns an Evaluator.
@@ -68,7 +75,7 @@ func New(opts Options) *Evaluator {
 	if opts.MaxOutput <= 0 {
 		opts.MaxOutput = DefaultMaxOutput
 	}
-	return &Evaluator{opts: opts, cache: map[string]*gojmespath.ASTNode{}}
+	return &Evaluator{opts: opts}
 }
 
 // boundCaller is a JMESPath function table, built once and reused by every
@@ -189,9 +196,9 @@ func notFoundKey(err gojmespath.NotFoundError) string {
 }
 
 func (e *Evaluator) compile(expr string) (*gojmespath.ASTNode, error) {
-	e.mu.Lock()
-	ast, ok := e.cache[expr]
-	e.mu.Unlock()
+	compiled.Lock()
+	ast, ok := compiled.asts[expr]
+	compiled.Unlock()
 	if ok {
 		return ast, nil
 	}
@@ -208,12 +215,12 @@ func (e *Evaluator) compile(expr string) (*gojmespath.ASTNode, error) {
 	if f := fanOut(node); f > maxFanOut {
 		return nil, fmt.Errorf("expression multiplies its input up to %.0f times, more than the limit of %d", f, maxFanOut)
 	}
-	e.mu.Lock()
-	if len(e.cache) >= cacheSize {
-		clear(e.cache)
+	compiled.Lock()
+	if compiled.asts == nil || len(compiled.asts) >= cacheSize {
+		compiled.asts = make(map[string]*gojmespath.ASTNode)
 	}
-	e.cache[expr] = &node
-	e.mu.Unlock()
+	compiled.asts[expr] = &node
+	compiled.Unlock()
 	return &node, nil
 }
 

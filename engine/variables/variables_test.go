@@ -274,3 +274,21 @@ func FuzzSubstitute(f *testing.F) {
 		require.Equal(t, want, got)
 	})
 }
+
+func TestParsedExpressionsAreSharedByEvaluators(t *testing.T) {
+	a, b := New(Options{}), New(Options{MaxDepth: 3})
+	first, err := a.compile("request.object.metadata.name")
+	require.NoError(t, err)
+	second, err := b.compile("request.object.metadata.name")
+	require.NoError(t, err)
+	assert.Same(t, first, second, "a new session does not parse the expression again")
+
+	for _, e := range []*Evaluator{a, b} {
+		_, err := e.compile("request.[")
+		assert.Error(t, err, "a failure is reported every time, not cached")
+	}
+	got, err := b.Search("request.object.metadata.name", map[string]any{
+		"request": map[string]any{"object": map[string]any{"metadata": map[string]any{"name": "web"}}}})
+	require.NoError(t, err)
+	assert.Equal(t, "web", got)
+}
