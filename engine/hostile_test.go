@@ -40,10 +40,10 @@ func TestHostileInputGivesAClearErrorWithinBounds(t *testing.T) {
 				require.NotEmpty(t, errs, "an error diagnostic")
 				assert.Contains(t, errs[0], in.Want)
 			}
-			// The bound is generous on purpose: parsing allocates about 400
+			// The bound is generous on purpose: parsing allocates about 140
 			// bytes per input byte in the worst case measured (a Test of
-			// 100,000 one-line steps: 1 MB in, 407 MB allocated, most of it
-			// garbage), see /work/hardening-notes.md.
+			// 100,000 one-line steps: 1 MB in, 139 MB allocated, most of it
+			// garbage), see docs/hardening.md.
 			alloc := after.TotalAlloc - before.TotalAlloc
 			budget := uint64(64<<20 + 512*len(in.Data))
 			assert.LessOrEqual(t, alloc, budget, "bytes allocated")

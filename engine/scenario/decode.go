@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -53,12 +54,21 @@ func (n node) has(key string) bool { _, ok := n.m[key]; return ok }
 
 // only reports every key that is not allowed, in order.
 func (n node) only(where string, allowed ...string) {
-	set := map[string]bool{}
-	for _, a := range allowed {
-		set[a] = true
+	// The lists are short and most mappings have no unknown field, so a scan
+	// answers without building a set or sorting: this runs for every
+	// mapping of a scenario.
+	unknown := false
+	for k := range n.m {
+		if !slices.Contains(allowed, k) {
+			unknown = true
+			break
+		}
+	}
+	if !unknown {
+		return
 	}
 	for _, k := range sortedKeys(n.m) {
-		if !set[k] {
+		if !slices.Contains(allowed, k) {
 			n.d.errorf(n.at(k), "unknown field %q in %s (allowed: %s)", k, where, strings.Join(allowed, ", "))
 		}
 	}

@@ -112,7 +112,9 @@ func parseTest(d decoder, root node) *Test {
 	template := boolOr(spec.boolean("template"), true)
 	t.templating = template
 	t.Catch = parseOperations(spec, "catch", finallyOps, template)
-	for i, v := range spec.list("steps") {
+	steps := spec.list("steps")
+	t.Steps = make([]Step, 0, len(steps))
+	for i, v := range steps {
 		s, ok := d.object(child(spec.at("steps"), i), v, "a step")
 		if !ok {
 			continue
