@@ -505,3 +505,55 @@ func TestAPolicyWithAnUnknownFieldIsRefusedAtThatField(t *testing.T) {
 	assert.Contains(t, d.Message, `unknown field "spec.rules[0].generate.synchronise"`)
 	assert.Contains(t, res.Steps[0].Error, `ClusterPolicy in version "v1" cannot be handled as a ClusterPolicy`)
 }
+
+// TestAGeneratedConfigMapWithTypedDataFailsAsInACluster: data written as
+// YAML booleans or numbers reaches the API server as JSON booleans and
+// numbers, which a ConfigMap's map of strings cannot hold; Kyverno's
+// UpdateRequest fails with the API server's decoding error.
+func TestAGeneratedConfigMapWithTypedDataFailsAsInACluster(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: settings
+spec:
+  rules:
+  - name: settings
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: settings
+      namespace: "{{request.object.metadata.name}}"
+      data:
+        data:
+          enabled: true
+`
+	check := `- error:
+    resource:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: settings
+        namespace: team-a`
+	namespace := `- apply:
+    resource:
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: team-a`
+	res := requirePassed(t, scenarioText("typed-data", policy, namespace, "- sleep:\n    duration: 1s", check))
+	var failed []string
+	for _, st := range res.Steps {
+		for _, e := range st.Events {
+			if e.Action == timeline.ActionFailed {
+				failed = append(failed, e.Reason)
+			}
+		}
+	}
+	require.Len(t, failed, 1, "one failed UpdateRequest")
+	assert.Equal(t, `could not create the downstream: ConfigMap in version "v1" cannot be handled as a ConfigMap: `+
+		`json: cannot unmarshal bool into Go struct field ConfigMap.data of type string`, failed[0])
+}

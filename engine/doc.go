@@ -62,8 +62,12 @@
 //     replays byte for byte; x509_decode, image_normalize and
 //     is_external_url are errors.
 //   - The API server's defaulting is limited to what generate rules can
-//     observe (package cluster lists it); there is no kubelet, so Pods never
-//     become Ready, and mutate and validate rules are not simulated.
+//     observe (package cluster lists it), and so is its validation: object
+//     metadata, and the data of ConfigMaps and Secrets (string values,
+//     base64, config keys, 1 MiB); other specs are stored unchecked, where a
+//     real cluster would reject an unknown or mistyped field. There is no
+//     kubelet, so Pods never become Ready, and mutate and validate rules are
+//     not simulated.
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (kubectl.go). jq in a pipeline runs only in native
 //     builds: it would add about 0.35 MB to the browser's wasm, so in the

@@ -51,11 +51,15 @@
 //     kubernetes.io/metadata.name label; a Secret's stringData is merged
 //     into data; RBAC User and Group subjects get their apiGroup; a
 //     CustomResourceDefinition gets status.acceptedNames and its kinds are
-//     served with their scope. There is no schema validation. Only metadata
-//     is validated: name (DNS-1123 subdomain for most kinds, DNS-1123 label
+//     served with their scope. There is no schema validation. Metadata is
+//     validated: name (DNS-1123 subdomain for most kinds, DNS-1123 label
 //     for Namespace, DNS-1035 label for Service, a path segment for RBAC
 //     kinds), label keys and values, annotation keys (lowercased, as the
-//     API server checks them) and total size. spec is stored as given.
+//     API server checks them) and total size. So is the data of ConfigMaps
+//     and Secrets, which generate rules write by hand: string values
+//     (BadRequest otherwise, as the API server's decoding answers), base64
+//     for binary values, config keys and 1 MiB in all. Other specs are
+//     stored as given.
 //   - Deletes are immediate and complete: there are no finalizers, no
 //     deletionTimestamp, no Terminating phase, no grace periods, and no
 //     orphan or foreground propagation policy. Deleting a Namespace removes

@@ -279,8 +279,11 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	if gk == namespaceGK {
 		labelNamespaceName(o)
 	}
+	if err := decodeData(info, o); err != nil {
+		return nil, err
+	}
 	applyDefaults(info, o)
-	causes := validateMeta(info, md)
+	causes := append(validateMeta(info, md), validateData(info, o)...)
 	if info.Namespaced && ns == "" {
 		causes = append(causes, FieldError{Type: "Required value", Field: "metadata.namespace",
 			Detail: "a namespaced " + info.Kind + " needs a namespace"})
@@ -368,6 +371,9 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	if key.gk == namespaceGK {
 		labelNamespaceName(o)
 	}
+	if err := decodeData(info, o); err != nil {
+		return nil, false, err
+	}
 	applyDefaults(info, o)
 	if uid, _ := md["uid"].(string); uid != "" && uid != cur.uid {
 		return nil, false, conflict(info, name, fmt.Sprintf("Precondition failed: UID in precondition: %s, UID in object meta: %s", uid, cur.uid))
@@ -375,7 +381,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	if rv, _ := md["resourceVersion"].(string); rv != "" && rv != cur.obj.ResourceVersion() {
 		return nil, false, conflict(info, name, "the object has been modified; please apply your changes to the latest version and try again")
 	}
-	if causes := validateMeta(info, md); len(causes) > 0 {
+	if causes := append(validateMeta(info, md), validateData(info, o)...); len(causes) > 0 {
 		return nil, false, invalid(info.Kind, name, causes)
 	}
 	curMD := cur.obj.Metadata()

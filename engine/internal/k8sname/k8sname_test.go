@@ -16,6 +16,7 @@ var references = []struct {
 	{"DNS-1123 subdomain", regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`), IsDNS1123Subdomain},
 	{"DNS-1035 label", regexp.MustCompile(`^[a-z]([-a-z0-9]*[a-z0-9])?$`), IsDNS1035Label},
 	{"qualified name", regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`), IsQualifiedName},
+	{"config key", regexp.MustCompile(`^[-._a-zA-Z0-9]+$`), IsConfigKeyChars},
 }
 
 func agree(t *testing.T, s string) {
