@@ -15,8 +15,8 @@ func TestMain(m *testing.M) {
 	flag.Parse()
 	auditStores = flag.Lookup("test.bench").Value.String() == ""
 	code := m.Run()
-	if auditViolation != nil {
-		fmt.Fprintln(os.Stderr, "FAIL: the store's ownership audit:", auditViolation)
+	if err := auditFailure(); err != nil {
+		fmt.Fprintln(os.Stderr, "FAIL: the store's ownership audit:", err)
 		code = 1
 	}
 	os.Exit(code)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/genplay/genplay/engine/cluster"
@@ -63,14 +64,32 @@ type touch struct {
 }
 
 // auditStores makes every new session audit its store (cluster.EnableAudit)
-// and check the audit after every step, keeping the first violation in
-// auditViolation. The engine's tests turn it on (TestMain): the ownership
+// and check the audit after every step, keeping the first violation for
+// auditFailure. The engine's tests turn it on (TestMain): the ownership
 // rules that let the store hand objects across without copies are then
 // checked by every scenario the tests run.
 var (
-	auditStores    bool
+	auditStores bool
+
+	auditMu        sync.Mutex
 	auditViolation error
 )
+
+// noteAudit keeps err as the first audit violation.
+func noteAudit(err error) {
+	auditMu.Lock()
+	defer auditMu.Unlock()
+	if auditViolation == nil {
+		auditViolation = err
+	}
+}
+
+// auditFailure returns the first audit violation of any session, or nil.
+func auditFailure() error {
+	auditMu.Lock()
+	defer auditMu.Unlock()
+	return auditViolation
+}
 
 // NewSession returns a cluster with its system namespaces and Kyverno.
 func NewSession(opts Options) *Session {
@@ -189,8 +208,10 @@ func (s *Session) end() *timeline.Step {
 	}
 	s.steps = append(s.steps, *step)
 	s.cur = nil
-	if auditStores && auditViolation == nil {
-		auditViolation = s.store.Audit()
+	if auditStores {
+		if err := s.store.Audit(); err != nil {
+			noteAudit(err)
+		}
 	}
 	return &s.steps[len(s.steps)-1]
 }
