@@ -559,22 +559,33 @@ func (s *Store) List(q Query) []resource.Object {
 }
 
 func (s *Store) listAllKinds(q Query) []resource.Object {
+	var out []resource.Object
+	for _, e := range s.entriesAcrossKinds(q) {
+		out = append(out, e.obj.DeepCopy())
+	}
+	return out
+}
+
+// entriesAcrossKinds returns the entries of every kind that q selects,
+// sorted by group, kind, namespace and name.
+func (s *Store) entriesAcrossKinds(q Query) []*entry {
 	var candidates []*entry
 	if q.Namespace != "" {
 		set := s.byNS[q.Namespace]
 		candidates = set.appendTo(make([]*entry, 0, set.len()))
 	} else {
+		candidates = make([]*entry, 0, len(s.objects))
 		for _, e := range s.objects {
 			candidates = append(candidates, e)
 		}
 	}
-	var out []resource.Object
-	for _, e := range sortEntries(candidates) {
+	hits := candidates[:0] // filtered in place
+	for _, e := range candidates {
 		if matches(e, q) {
-			out = append(out, e.obj.DeepCopy())
+			hits = append(hits, e)
 		}
 	}
-	return out
+	return sortEntries(hits)
 }
 
 func matches(e *entry, q Query) bool {
@@ -605,12 +616,9 @@ func (s *Store) All() []resource.Object {
 func (s *Store) Snapshot() []resource.Object {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	entries := make([]*entry, 0, len(s.objects))
-	for _, e := range s.objects {
-		entries = append(entries, e)
-	}
+	entries := s.entriesAcrossKinds(Query{})
 	out := make([]resource.Object, len(entries))
-	for i, e := range sortEntries(entries) {
+	for i, e := range entries {
 		out[i] = e.obj
 	}
 	return out

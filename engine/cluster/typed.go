@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/genplay/genplay/engine/internal/k8sname"
@@ -53,20 +54,29 @@ func decodeData(info KindInfo, o resource.Object) error {
 			return cannotDecode(info, fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s.%s of type map[string]%s",
 				jsonType(raw), info.Kind, f.name, elem))
 		}
-		for _, k := range sortedKeys(m) {
-			switch v := m[k].(type) {
+		// Checked in map order, without sorting the keys of every write;
+		// the error names the first bad key in key order.
+		bad, why := "", ""
+		for k, v := range m {
+			var problem string
+			switch v := v.(type) {
 			case nil:
 				m[k] = ""
 			case string:
 				if f.binary {
 					if _, err := base64.StdEncoding.DecodeString(v); err != nil {
-						return cannotDecode(info, err.Error())
+						problem = err.Error()
 					}
 				}
 			default:
-				return cannotDecode(info, fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s.%s of type %s",
-					jsonType(v), info.Kind, f.name, elem))
+				problem = fmt.Sprintf("json: cannot unmarshal %s into Go struct field %s.%s of type %s", jsonType(v), info.Kind, f.name, elem)
 			}
+			if problem != "" && (why == "" || k < bad) {
+				bad, why = k, problem
+			}
+		}
+		if why != "" {
+			return cannotDecode(info, why)
 		}
 	}
 	return nil
@@ -101,15 +111,22 @@ func validateData(info KindInfo, o resource.Object) []FieldError {
 	size := 0
 	for _, f := range dataFields[info.Kind] {
 		m, _ := o[f.name].(map[string]any)
-		for _, k := range sortedKeys(m) {
+		var bad []string // reported in key order; sorted only when there are any
+		for k, v := range m {
+			if len(checkConfigKey(k)) > 0 {
+				bad = append(bad, k)
+			}
+			s, _ := v.(string)
+			if f.binary {
+				size += len(k) + base64.StdEncoding.DecodedLen(len(s))
+			} else {
+				size += len(k) + len(s)
+			}
+		}
+		slices.Sort(bad)
+		for _, k := range bad {
 			for _, d := range checkConfigKey(k) {
 				errs = append(errs, FieldError{Type: "Invalid value", Field: f.name + "[" + k + "]", Value: strconv.Quote(k), Detail: d})
-			}
-			v, _ := m[k].(string)
-			if f.binary {
-				size += len(k) + base64.StdEncoding.DecodedLen(len(v))
-			} else {
-				size += len(k) + len(v)
 			}
 		}
 	}

@@ -32,6 +32,9 @@ func TestConfigMapAndSecretDataAreDecodedAsTheAPIServerDecodesThem(t *testing.T)
 			"json: cannot unmarshal number into Go struct field ConfigMap.data of type string"},
 		{"a map in a ConfigMap's data", withData("ConfigMap", map[string]any{"data": map[string]any{"nested": map[string]any{}}}), ErrBadRequest,
 			"json: cannot unmarshal object into Go struct field ConfigMap.data of type string"},
+		{"several bad values: the first in key order is named", withData("ConfigMap", map[string]any{"data": map[string]any{
+			"e": true, "b": []any{}, "a": 1.0, "d": true, "c": map[string]any{}, "f": true}}), ErrBadRequest,
+			"json: cannot unmarshal number into Go struct field ConfigMap.data of type string"},
 		{"a list as a ConfigMap's data", withData("ConfigMap", map[string]any{"data": []any{"a"}}), ErrBadRequest,
 			"json: cannot unmarshal array into Go struct field ConfigMap.data of type map[string]string"},
 		{"binaryData that is not base64", withData("ConfigMap", map[string]any{"binaryData": map[string]any{"k": "not base64!"}}), ErrBadRequest,
@@ -42,6 +45,8 @@ func TestConfigMapAndSecretDataAreDecodedAsTheAPIServerDecodesThem(t *testing.T)
 			"json: cannot unmarshal array into Go struct field Secret.stringData of type string"},
 		{"a bad config key", withData("ConfigMap", map[string]any{"data": map[string]any{"bad key": "v"}}), ErrInvalid,
 			`ConfigMap "settings" is invalid: data[bad key]: Invalid value: "bad key": a valid config key must consist of alphanumeric characters`},
+		{"several bad keys are reported in key order", withData("ConfigMap", map[string]any{"data": map[string]any{"z z": "v", "a a": "v", "ok": "v"}}), ErrInvalid,
+			`ConfigMap "settings" is invalid: [data[a a]: Invalid value: "a a": a valid config key`},
 		{"a key of two dots", withData("Secret", map[string]any{"stringData": map[string]any{"..": "v"}}), ErrInvalid,
 			`Secret "settings" is invalid: data[..]: Invalid value: "..": must not be '..'`},
 		{"over 1 MiB in a ConfigMap", withData("ConfigMap", map[string]any{"data": map[string]any{"big": strings.Repeat("x", 1<<20)}}), ErrInvalid,
