@@ -64,7 +64,7 @@ func indent(s string, n int) string {
 func requirePassed(t *testing.T, text string) *timeline.Result {
 	t.Helper()
 	// The cheat sheet is about generate semantics; the background
-	// controller's permission check has its own tests (permissions_test.go).
+	// controller's permission check has its own tests (package rbac).
 	res := Run("scenario.yaml", []byte(text), Options{Permissions: PermissionsUnchecked})
 	if !res.Passed || res.Skipped != "" {
 		var b strings.Builder

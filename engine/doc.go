@@ -7,8 +7,11 @@
 // in-memory API server), source (YAML with positions), policy (Kyverno's
 // policy model and validation), variables, conditions and match (Kyverno's
 // JMESPath, preconditions and match/exclude), generate (the webhook, the
-// background controller and the policy controller), scenario and assert
-// (chainsaw's Test format and assertions), and this package on top.
+// background controller and the policy controller), rbac (Kyverno's
+// permission check on generate targets), scenario and assert (chainsaw's
+// Test format and assertions), kubectl (script and command operations,
+// through the narrow kubectl.Session this package implements), and this
+// package on top.
 //
 // # Where genplay knowingly differs from a real cluster with Kyverno
 //
@@ -23,7 +26,7 @@
 //   - There is no real webhook and no RBAC enforcement for users: userInfo
 //     comes from the scenario's single admin user (or kubectl --as in a
 //     script, with the roles its bindings give it). Kyverno's permission
-//     check on generate targets is modelled (permissions.go): a policy is
+//     check on generate targets is modelled (package rbac): a policy is
 //     denied unless Kyverno's background controller may get and create
 //     (and, with synchronize, update and delete) each target, given a
 //     default Helm install's permissions (Options.Permissions: or Kyverno's
@@ -69,7 +72,7 @@
 //     kubelet, so Pods never become Ready, and mutate and validate rules are
 //     not simulated.
 //   - Script steps are interpreted as kubectl commands against the
-//     simulated cluster (kubectl.go). jq in a pipeline runs only in native
+//     simulated cluster (package kubectl). jq in a pipeline runs only in native
 //     builds: it would add about 0.35 MB to the browser's wasm, so in the
 //     browser a script that pipes into jq makes the scenario skip with that
 //     reason, and there, only there, the browser's result differs from the

@@ -1,6 +1,10 @@
 package engine
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/genplay/genplay/engine/rbac"
+)
 
 // Options change how a scenario runs.
 type Options struct {
@@ -15,8 +19,8 @@ type Options struct {
 	// Limits bound the run's work; zero fields take DefaultLimits.
 	Limits Limits
 	// Permissions is what Kyverno's background controller may manage, for
-	// the permission check of policy validation (engine/permissions.go);
-	// empty means PermissionsChart.
+	// the permission check of policy validation (package rbac); empty means
+	// PermissionsChart.
 	Permissions Permissions
 }
 
@@ -58,3 +62,17 @@ type Limits struct {
 // DefaultLimits are the limits a zero Limits field takes.
 var DefaultLimits = Limits{Steps: 500, Operations: 2000, Objects: 2000, TimelineBytes: 16 << 20,
 	RequestsPerReconcile: 100, Requests: 5000, ForEachElements: 1000}
+
+// Permissions is a profile of what Kyverno's background controller may
+// manage (package rbac), for Options.Permissions.
+type Permissions = rbac.Profile
+
+// The permission profiles, as package rbac defines them.
+const (
+	PermissionsChart      = rbac.Chart
+	PermissionsKyvernoE2E = rbac.KyvernoE2E
+	PermissionsUnchecked  = rbac.Unchecked
+)
+
+// ParsePermissions reads a profile name: chart, kyverno-e2e or none.
+func ParsePermissions(s string) (Permissions, error) { return rbac.ParseProfile(s) }

@@ -10,6 +10,7 @@ import (
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
@@ -321,7 +322,7 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 	next := obj
 	if exists && (mode == ModeApply || mode == ModePatch) {
 		next = live.DeepCopy()
-		mergePatch(map[string]any(next), map[string]any(obj))
+		resource.MergePatch(map[string]any(next), map[string]any(obj))
 	}
 	if exists {
 		// The user's write replaces what they sent; the server keeps its fields.
@@ -388,7 +389,7 @@ func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *sour
 	if !diags.HasErrors() {
 		diags = append(diags, policy.Validate(p, s.store)...)
 		if !diags.HasErrors() {
-			diags = append(diags, s.checkGeneratePermissions(p)...) // engine/permissions.go
+			diags = append(diags, rbac.CheckGenerate(s.store, s.opts.Permissions, p)...)
 		}
 		if old != nil {
 			diags = append(diags, policy.ValidateUpdate(old, p)...)
@@ -455,23 +456,6 @@ func (s *Session) Remove(ref resource.Ref) error {
 // Sleep advances the logical clock; crossing the background scan interval
 // runs Kyverno's periodic reconcile.
 func (s *Session) Sleep(d time.Duration) { s.clock.Advance(d) }
-
-// mergePatch applies a JSON merge patch (RFC 7386) to dst.
-func mergePatch(dst, patch map[string]any) {
-	for k, pv := range patch {
-		if pv == nil {
-			delete(dst, k)
-			continue
-		}
-		pm, pok := pv.(map[string]any)
-		dm, dok := dst[k].(map[string]any)
-		if pok && dok {
-			mergePatch(dm, pm)
-			continue
-		}
-		dst[k] = resource.DeepCopyValue(pv)
-	}
-}
 
 // applyOverride forces synchronize/orphan on every generate rule of a policy object.
 func applyOverride(obj resource.Object, o *Override) {

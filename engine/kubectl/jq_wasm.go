@@ -1,6 +1,6 @@
 //go:build js && wasm
 
-package engine
+package kubectl
 
 import "github.com/genplay/genplay/engine/scenario"
 

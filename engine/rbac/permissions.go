@@ -1,4 +1,4 @@
-package engine
+package rbac
 
 import (
 	"fmt"
@@ -12,38 +12,30 @@ import (
 	"github.com/genplay/genplay/engine/source"
 )
 
-// Kyverno's policy validation asks the API server (a SubjectAccessReview)
-// whether the background controller's service account may manage every
-// target of a generate rule: get and create, plus update and delete when
-// the rule synchronizes (pkg/policy/generate/validate.go canIGenerate). A
-// policy whose targets it may not manage is denied. genplay answers the
-// review itself from the permissions a default Helm install grants that
-// service account and from the RBAC objects in the simulated cluster.
-
-// Permissions names the permissions Kyverno's background controller has
+// Profile names the permissions Kyverno's background controller has
 // before the cluster's own RBAC objects add to them.
-type Permissions string
+type Profile string
 
 // The permission profiles.
 const (
-	// PermissionsChart is a default Helm install of Kyverno (the default).
-	PermissionsChart Permissions = ""
-	// PermissionsKyvernoE2E is the install Kyverno's own conformance tests
+	// Chart is a default Helm install of Kyverno (the default).
+	Chart Profile = ""
+	// KyvernoE2E is the install Kyverno's own conformance tests
 	// run against (scripts/config/standard/kyverno.yaml in the Kyverno
 	// repository): the chart's defaults plus create, update, patch, delete,
 	// get and list on configmaps, networkpolicies, resourcequotas, secrets,
 	// roles, rolebindings, limitranges, namespaces, nodes and pods.
-	PermissionsKyvernoE2E Permissions = "kyverno-e2e"
-	// PermissionsUnchecked skips the check, as the Kyverno CLI does.
-	PermissionsUnchecked Permissions = "none"
+	KyvernoE2E Profile = "kyverno-e2e"
+	// Unchecked skips the check, as the Kyverno CLI does.
+	Unchecked Profile = "none"
 )
 
-// ParsePermissions reads a profile name.
-func ParsePermissions(s string) (Permissions, error) {
-	switch p := Permissions(s); p {
+// ParseProfile reads a profile name.
+func ParseProfile(s string) (Profile, error) {
+	switch p := Profile(s); p {
 	case "chart":
-		return PermissionsChart, nil
-	case PermissionsChart, PermissionsKyvernoE2E, PermissionsUnchecked:
+		return Chart, nil
+	case Chart, KyvernoE2E, Unchecked:
 		return p, nil
 	}
 	return "", fmt.Errorf("unknown permissions %q: want chart, kyverno-e2e or none", s)
@@ -96,10 +88,11 @@ const (
 	backgroundServiceAccountName      = "kyverno-background-controller"
 )
 
-// checkGeneratePermissions returns an error diagnostic for every generate
-// rule whose targets the background controller may not manage.
-func (s *Session) checkGeneratePermissions(p *policy.Policy) source.Diagnostics {
-	if s.opts.Permissions == PermissionsUnchecked {
+// CheckGenerate returns an error diagnostic for every generate rule of p
+// whose targets the background controller may not manage, given profile
+// and the RBAC objects in store.
+func CheckGenerate(store *cluster.Store, profile Profile, p *policy.Policy) source.Diagnostics {
+	if profile == Unchecked {
 		return nil
 	}
 	var out source.Diagnostics
@@ -122,7 +115,7 @@ func (s *Session) checkGeneratePermissions(p *policy.Policy) source.Diagnostics 
 			path = append(path, "foreach")
 		}
 		for _, t := range targets {
-			msg := s.canIGenerate(t, verbs)
+			msg := canIGenerate(store, profile, t, verbs)
 			if msg == "" {
 				continue
 			}
@@ -140,7 +133,7 @@ func (s *Session) checkGeneratePermissions(p *policy.Policy) source.Diagnostics 
 
 // canIGenerate is Kyverno's check for one pattern: "" when allowed, else
 // Kyverno's message naming the missing verbs.
-func (s *Session) canIGenerate(t policy.Target, verbs []string) string {
+func canIGenerate(store *cluster.Store, profile Profile, t policy.Target, verbs []string) string {
 	apiVersion, kind := t.APIVersion, t.Kind
 	if t.CloneList != nil && len(t.CloneList.Kinds) > 0 {
 		// Kyverno checks only the first kind of a cloneList.
@@ -150,8 +143,8 @@ func (s *Session) canIGenerate(t policy.Target, verbs []string) string {
 	if kind == "" || strings.Contains(apiVersion+kind, "{{") {
 		return "" // variables cannot be resolved: Kyverno skips the check
 	}
-	info, known := s.store.KindInfo(apiVersion, kind)
-	if !known || s.store.Inferred(info.APIVersion(), info.Kind) {
+	info, known := store.KindInfo(apiVersion, kind)
+	if !known || store.Inferred(info.APIVersion(), info.Kind) {
 		// Kyverno's discovery lookup would fail for a kind the cluster does
 		// not serve; genplay cannot tell, so it does not judge.
 		return ""
@@ -160,7 +153,7 @@ func (s *Session) canIGenerate(t policy.Target, verbs []string) string {
 	if sub != "" {
 		res += "/" + sub
 	}
-	rules := s.backgroundPermissions(t.Namespace)
+	rules := backgroundPermissions(store, profile, t.Namespace)
 	var missing []string
 	for _, v := range verbs {
 		if !allows(rules, info.Group, res, v) {
@@ -198,14 +191,14 @@ func splitCloneKind(k string) (apiVersion, kind string) {
 // controller's service account: the chart's defaults, ClusterRoles
 // aggregated into its ClusterRole, ClusterRoles bound to it, and, in
 // namespace, Roles and ClusterRoles bound to it by RoleBindings.
-func (s *Session) backgroundPermissions(namespace string) []rbacRule {
+func backgroundPermissions(store *cluster.Store, profile Profile, namespace string) []rbacRule {
 	rules := append([]rbacRule{}, defaultBackgroundPermissions...)
-	if s.opts.Permissions == PermissionsKyvernoE2E {
+	if profile == KyvernoE2E {
 		rules = append(rules, kyvernoE2EPermissions...)
 	}
 	rbacV1 := "rbac.authorization.k8s.io/v1"
 	clusterRoles := map[string]resource.Object{}
-	for _, cr := range s.store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRole"}) {
+	for _, cr := range store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRole"}) {
 		clusterRoles[cr.Name()] = cr
 		for _, sel := range backgroundAggregationSelectors {
 			if labelsMatch(cr.Labels(), sel) {
@@ -214,7 +207,7 @@ func (s *Session) backgroundPermissions(namespace string) []rbacRule {
 			}
 		}
 	}
-	for _, b := range s.store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRoleBinding"}) {
+	for _, b := range store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRoleBinding"}) {
 		if bindsBackgroundController(b) {
 			if cr, ok := clusterRoles[b.NestedString("roleRef", "name")]; ok && b.NestedString("roleRef", "kind") == "ClusterRole" {
 				rules = append(rules, roleRules(cr)...)
@@ -224,7 +217,7 @@ func (s *Session) backgroundPermissions(namespace string) []rbacRule {
 	if namespace == "" || strings.Contains(namespace, "{{") {
 		return rules
 	}
-	for _, b := range s.store.List(cluster.Query{APIVersion: rbacV1, Kind: "RoleBinding", Namespace: namespace}) {
+	for _, b := range store.List(cluster.Query{APIVersion: rbacV1, Kind: "RoleBinding", Namespace: namespace}) {
 		if !bindsBackgroundController(b) {
 			continue
 		}
@@ -235,7 +228,7 @@ func (s *Session) backgroundPermissions(namespace string) []rbacRule {
 				rules = append(rules, roleRules(cr)...)
 			}
 		case "Role":
-			if r, err := s.store.Get(resource.Ref{APIVersion: rbacV1, Kind: "Role", Namespace: namespace, Name: name}); err == nil {
+			if r, err := store.Get(resource.Ref{APIVersion: rbacV1, Kind: "Role", Namespace: namespace, Name: name}); err == nil {
 				rules = append(rules, roleRules(r)...)
 			}
 		}

@@ -1,4 +1,4 @@
-package engine
+package kubectl_test
 
 import (
 	"strings"
@@ -8,6 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/kubectl"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -66,9 +68,20 @@ spec:
 ` + indent(ops, 4)
 }
 
+func indent(s string, n int) string {
+	pad := strings.Repeat(" ", n)
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = pad + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
 func runScript(t *testing.T, ops string) *timeline.Result {
 	t.Helper()
-	res := Run("scripts.yaml", []byte(scriptScenario(ops)), Options{})
+	res := engine.Run("scripts.yaml", []byte(scriptScenario(ops)), engine.Options{})
 	require.NotNil(t, res)
 	return res
 }
@@ -252,7 +265,7 @@ func TestScriptOperations(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if strings.Contains(c.ops, "jq") && !jqAvailable {
+			if strings.Contains(c.ops, "jq") && !kubectl.JQAvailable {
 				t.Skip("jq is not in this build")
 			}
 			res := runScript(t, c.ops)
@@ -375,58 +388,13 @@ spec:
 	}
 	tests, diags := scenario.Load(fsys, "suite/t/chainsaw-test.yaml")
 	require.False(t, diags.HasErrors(), diags.Error())
-	res := RunTest(tests[0], Options{Files: fsys})
+	res := engine.RunTest(tests[0], engine.Options{Files: fsys})
 	assert.True(t, res.Passed, diagnostics(res))
 	assert.Empty(t, res.Skipped)
 }
 
-func TestGrepTranslatesBasicRegularExpressions(t *testing.T) {
-	cases := []struct {
-		pattern string
-		options map[string]bool
-		text    string
-		matched bool
-	}{
-		{"a+b", nil, "a+b\n", true},
-		{"a+b", nil, "aab\n", false},
-		{"a+b", map[string]bool{"E": true}, "aab\n", true},
-		{"x.y", map[string]bool{"F": true}, "xzy\n", false},
-		{"warning", map[string]bool{"i": true}, "Warning: hi\n", true},
-		{"foo", map[string]bool{"v": true}, "foo\n", false},
-	}
-	for _, c := range cases {
-		opts := c.options
-		if opts == nil {
-			opts = map[string]bool{}
-		}
-		opts["q"] = true
-		_, code, err := grep(scenario.Stage{Program: "grep", Expr: c.pattern, Options: opts}, c.text)
-		require.NoError(t, err)
-		assert.Equal(t, c.matched, code == 0, "grep %v %q on %q", c.options, c.pattern, c.text)
-	}
-}
-
-func TestJSONPatchOperations(t *testing.T) {
-	live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "x"},
-		"data": map[string]any{"a": "1"}, "list": []any{"p", "q"}}
-	next, err := applyPatch("json", live, []any{
-		map[string]any{"op": "add", "path": "/data/b", "value": "2"},
-		map[string]any{"op": "remove", "path": "/data/a"},
-		map[string]any{"op": "add", "path": "/list/1", "value": "r"},
-		map[string]any{"op": "replace", "path": "/list/0", "value": "s"},
-		map[string]any{"op": "test", "path": "/data/b", "value": "2"},
-	})
-	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"b": "2"}, next["data"])
-	assert.Equal(t, []any{"s", "r", "q"}, next["list"])
-	assert.Equal(t, map[string]any{"a": "1"}, live["data"], "the live object is not changed")
-
-	_, err = applyPatch("json", live, []any{map[string]any{"op": "test", "path": "/data/a", "value": "2"}})
-	assert.Error(t, err, "a failed test operation fails the patch")
-}
-
 func TestKubectlExecReachesKyvernoAsAConnectRequestOnTheExecSubresource(t *testing.T) {
-	res := Run("exec.yaml", []byte(`apiVersion: chainsaw.kyverno.io/v1alpha1
+	res := engine.Run("exec.yaml", []byte(`apiVersion: chainsaw.kyverno.io/v1alpha1
 kind: Test
 metadata:
   name: exec
@@ -487,7 +455,7 @@ spec:
               generate.kyverno.io/trigger-namespace: apps
           data:
             command: ls
-`), Options{})
+`), engine.Options{})
 	require.Empty(t, res.Skipped)
 	assert.True(t, res.Passed, diagnostics(res))
 }

@@ -1,14 +1,18 @@
-package engine
+package rbac
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
 
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/source"
 )
 
 func object(t *testing.T, text string) resource.Object {
@@ -20,8 +24,9 @@ func object(t *testing.T, text string) resource.Object {
 
 // generatePolicy is a ClusterPolicy whose one rule generates the given
 // generate block (YAML, indented for the block).
-func generatePolicy(t *testing.T, generate string) resource.Object {
-	return object(t, `apiVersion: kyverno.io/v1
+func generatePolicy(t *testing.T, generate string) *policy.Policy {
+	t.Helper()
+	p, diags := policy.Parse(nil, object(t, `apiVersion: kyverno.io/v1
 kind: ClusterPolicy
 metadata:
   name: p
@@ -33,7 +38,18 @@ spec:
       - resources:
           kinds: [Namespace]
     generate:
-`+indent(generate, 6))
+`+indent(generate, 6)))
+	require.False(t, diags.HasErrors(), diags.Error())
+	return p
+}
+
+func indent(s string, n int) string {
+	pad := strings.Repeat(" ", n)
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pad + l
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 const secretsRole = `apiVersion: rbac.authorization.k8s.io/v1
@@ -52,7 +68,7 @@ func TestTheBackgroundControllerNeedsPermissionsForEveryTarget(t *testing.T) {
 	cloneSecret := "synchronize: true\napiVersion: v1\nkind: Secret\nname: regcred\nnamespace: '{{request.object.metadata.name}}'\nclone:\n  namespace: default\n  name: regcred\n"
 	cases := []struct {
 		name        string
-		permissions Permissions
+		permissions Profile
 		setup       []string
 		generate    string
 		denied      string // "" when the policy is admitted
@@ -149,12 +165,12 @@ subjects:
 		},
 		{
 			name:        "Kyverno's e2e install manages Secrets",
-			permissions: PermissionsKyvernoE2E,
+			permissions: KyvernoE2E,
 			generate:    cloneSecret,
 		},
 		{
 			name:        "with the check off anything goes",
-			permissions: PermissionsUnchecked,
+			permissions: Unchecked,
 			generate:    "apiVersion: v1\nkind: ServiceAccount\nname: bot\nnamespace: default\n",
 		},
 		{
@@ -174,30 +190,34 @@ subjects:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := NewSession(Options{Permissions: c.permissions})
-			for _, text := range c.setup {
-				_, _, err := s.Put(ModeCreate, object(t, text), nil)
+			store := cluster.NewStore(cluster.NewClock())
+			for _, ns := range []string{"default", "kube-public"} {
+				_, err := store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 				require.NoError(t, err)
 			}
-			_, _, err := s.Put(ModeCreate, generatePolicy(t, c.generate), nil)
+			for _, text := range c.setup {
+				_, err := store.Create(object(t, text))
+				require.NoError(t, err)
+			}
+			diags := CheckGenerate(store, c.permissions, generatePolicy(t, c.generate))
 			if c.denied == "" {
-				assert.NoError(t, err)
+				assert.Empty(t, diags)
 				return
 			}
-			require.Error(t, err)
-			assert.Contains(t, err.Error(), `admission webhook "validate-policy.kyverno.svc" denied the request`)
-			assert.Contains(t, err.Error(), c.denied)
+			require.Len(t, diags, 1)
+			assert.Equal(t, source.SeverityError, diags[0].Severity)
+			assert.Contains(t, diags[0].Message, c.denied)
 		})
 	}
 }
 
-func TestParsePermissions(t *testing.T) {
-	for in, want := range map[string]Permissions{"": PermissionsChart, "chart": PermissionsChart, "kyverno-e2e": PermissionsKyvernoE2E, "none": PermissionsUnchecked} {
-		got, err := ParsePermissions(in)
+func TestParseProfile(t *testing.T) {
+	for in, want := range map[string]Profile{"": Chart, "chart": Chart, "kyverno-e2e": KyvernoE2E, "none": Unchecked} {
+		got, err := ParseProfile(in)
 		require.NoError(t, err)
 		assert.Equal(t, want, got, in)
 	}
-	_, err := ParsePermissions("all")
+	_, err := ParseProfile("all")
 	assert.Error(t, err)
 }
 

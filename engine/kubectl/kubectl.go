@@ -1,4 +1,4 @@
-package engine
+package kubectl
 
 import (
 	"bytes"
@@ -128,12 +128,12 @@ func (r *runner) boundRoles(u *generate.UserInfo) (roles, clusterRoles []string)
 		}
 		return false
 	}
-	for _, b := range r.s.store.List(cluster.Query{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRoleBinding"}) {
+	for _, b := range r.s.Store().List(cluster.Query{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "ClusterRoleBinding"}) {
 		if subjectMatches(b) {
 			clusterRoles = append(clusterRoles, b.NestedString("roleRef", "name"))
 		}
 	}
-	for _, b := range r.s.store.List(cluster.Query{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"}) {
+	for _, b := range r.s.Store().List(cluster.Query{APIVersion: "rbac.authorization.k8s.io/v1", Kind: "RoleBinding"}) {
 		if !subjectMatches(b) {
 			continue
 		}
@@ -174,7 +174,7 @@ func (r *runner) resolveType(t string) (cluster.KindInfo, bool) {
 	if full, ok := kubectlNames[name]; ok {
 		name = full
 	}
-	for _, k := range r.s.store.Kinds() {
+	for _, k := range r.s.Store().Kinds() {
 		if hasGroup && k.Group != group {
 			continue
 		}
@@ -244,7 +244,7 @@ func (r *runner) namespace(c *scenario.Command) string {
 	if c.Namespace != "" {
 		return c.Namespace
 	}
-	return r.ns
+	return r.opts.Namespace
 }
 
 func (r *runner) refOf(c *scenario.Command, t target) resource.Ref {
@@ -266,7 +266,7 @@ func typeName(info cluster.KindInfo, name string) string {
 }
 
 func (r *runner) kindInfo(obj resource.Object) cluster.KindInfo {
-	if info, ok := r.s.store.KindInfo(obj.APIVersion(), obj.Kind()); ok {
+	if info, ok := r.s.Store().KindInfo(obj.APIVersion(), obj.Kind()); ok {
 		return info
 	}
 	g, v := resource.SplitAPIVersion(obj.APIVersion())
@@ -350,21 +350,21 @@ type manifest struct {
 // expandPath lists the files kubectl -f PATH reads: the file, or the
 // YAML and JSON files of a folder (not recursively, as without -R).
 func (r *runner) expandPath(p string) ([]string, error) {
-	if r.s.opts.Files == nil {
+	if r.opts.Files == nil {
 		return []string{p}, nil
 	}
-	full := path.Join(path.Dir(r.t.File), p)
+	full := path.Join(path.Dir(r.opts.File), p)
 	if !fs.ValidPath(full) {
 		return []string{p}, nil
 	}
-	info, err := fs.Stat(r.s.opts.Files, full)
+	info, err := fs.Stat(r.opts.Files, full)
 	if err != nil {
 		return nil, err
 	}
 	if !info.IsDir() {
 		return []string{p}, nil
 	}
-	entries, err := fs.ReadDir(r.s.opts.Files, full)
+	entries, err := fs.ReadDir(r.opts.Files, full)
 	if err != nil {
 		return nil, err
 	}
@@ -379,17 +379,17 @@ func (r *runner) expandPath(p string) ([]string, error) {
 
 // readFile reads a file relative to the test's folder.
 func (r *runner) readFile(p string) ([]byte, error) {
-	if r.s.opts.Files == nil {
+	if r.opts.Files == nil {
 		return nil, fmt.Errorf("no files are available to scripts here")
 	}
 	if path.IsAbs(p) {
 		return nil, fmt.Errorf("%s: absolute paths are not readable", p)
 	}
-	full := path.Join(path.Dir(r.t.File), p)
+	full := path.Join(path.Dir(r.opts.File), p)
 	if !fs.ValidPath(full) {
 		return nil, fmt.Errorf("%s: outside the tests' folder", p)
 	}
-	return fs.ReadFile(r.s.opts.Files, full)
+	return fs.ReadFile(r.opts.Files, full)
 }
 
 // defaultNamespace puts a namespaced object without one in the command's
@@ -398,7 +398,7 @@ func (r *runner) defaultNamespace(c *scenario.Command, obj resource.Object) {
 	if obj.Namespace() != "" {
 		return
 	}
-	if namespaced, known := r.s.store.Namespaced(obj.APIVersion(), obj.Kind()); namespaced || !known {
+	if namespaced, known := r.s.Store().Namespaced(obj.APIVersion(), obj.Kind()); namespaced || !known {
 		obj.Metadata()["namespace"] = r.namespace(c)
 	}
 }
@@ -406,7 +406,7 @@ func (r *runner) defaultNamespace(c *scenario.Command, obj resource.Object) {
 // kubectlWrite puts obj as the user (nil: the admin), recording warnings and
 // rejections on the current step as the runner's write does.
 func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *generate.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
-	before, getErr := r.s.store.Get(obj.Ref())
+	before, getErr := r.s.Store().Get(obj.Ref())
 	existed = getErr == nil
 	if user == nil {
 		out, warnings, err = r.s.Put(mode, obj, doc)
@@ -414,7 +414,8 @@ func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Docu
 		out, err = r.putAs(mode, obj, before, *user)
 	}
 	ref := obj.Ref()
-	r.s.cur.Warnings = append(r.s.cur.Warnings, warnings...)
+	cur := r.s.Current()
+	cur.Warnings = append(cur.Warnings, warnings...)
 	for _, w := range warnings {
 		r.s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionWarned, Object: &ref, Reason: w})
 	}
@@ -440,17 +441,17 @@ func (r *runner) putAs(mode string, obj, live resource.Object, user generate.Use
 	var err error
 	switch {
 	case live == nil:
-		out, err = r.s.ctrl.Create(user, obj.DeepCopy())
-	case mode == ModeCreate:
-		_, err = r.s.store.Create(obj.DeepCopy())
+		out, err = r.s.CreateAs(user, obj.DeepCopy())
+	case mode == scenario.OpCreate:
+		_, err = r.s.Store().Create(obj.DeepCopy())
 	default:
 		next := obj.DeepCopy()
-		if mode == ModeApply {
+		if mode == scenario.OpApply {
 			next = live.DeepCopy()
-			mergePatch(map[string]any(next), map[string]any(obj))
+			resource.MergePatch(map[string]any(next), map[string]any(obj))
 		}
 		next.Metadata()["resourceVersion"] = live.ResourceVersion()
-		out, err = r.s.ctrl.Update(user, next)
+		out, err = r.s.UpdateAs(user, next)
 	}
 	if err != nil {
 		return nil, err
@@ -459,7 +460,7 @@ func (r *runner) putAs(mode string, obj, live resource.Object, user generate.Use
 	if live != nil {
 		verb = timeline.ActionUpdated
 	}
-	r.s.userEvent(verb, out.Ref(), "by "+user.Username+" (kubectl --as, "+mode+")")
+	r.userEvent(verb, out.Ref(), "by "+user.Username+" (kubectl --as, "+mode+")")
 	return out, nil
 }
 
@@ -471,9 +472,9 @@ func orNone(s []string) string {
 }
 
 func (r *runner) kubectlApply(c *scenario.Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
-	mode, verb := ModeApply, "configured"
+	mode, verb := scenario.OpApply, "configured"
 	if c.Verb == "replace" {
-		mode, verb = ModeUpdate, "replaced"
+		mode, verb = scenario.OpUpdate, "replaced"
 	}
 	ms, ok := r.manifests(c, stdin, o)
 	if !ok {
@@ -498,11 +499,11 @@ func (r *runner) kubectlApply(c *scenario.Command, stdin string, user *generate.
 		switch {
 		case err != nil && !existed:
 			o.serverError(err, fmt.Sprintf("error when creating %q", m.file))
-		case err != nil && mode == ModeUpdate:
+		case err != nil && mode == scenario.OpUpdate:
 			o.serverError(err, fmt.Sprintf("error when replacing %q", m.file))
 		case err != nil:
 			o.serverError(err, fmt.Sprintf("error when patching %q", m.file))
-		case !existed && mode == ModeUpdate:
+		case !existed && mode == scenario.OpUpdate:
 			o.serverError(err, "")
 		case !existed:
 			fmt.Fprintf(&o.stdout, "%s created\n", typeName(info, obj.Name()))
@@ -545,7 +546,7 @@ func (r *runner) kubectlCreate(c *scenario.Command, stdin string, user *generate
 			fmt.Fprintf(&o.stdout, "%s created (%s dry run)\n", typeName(info, obj.Name()), c.DryRun)
 			continue
 		}
-		_, existed, warnings, err := r.kubectlWrite(ModeCreate, obj, m.doc, user)
+		_, existed, warnings, err := r.kubectlWrite(scenario.OpCreate, obj, m.doc, user)
 		for _, w := range warnings {
 			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
 		}
@@ -658,7 +659,7 @@ func (r *runner) list(c *scenario.Command, info cluster.KindInfo) ([]resource.Ob
 		q.Namespace = r.namespace(c)
 	}
 	var out []resource.Object
-	for _, obj := range r.s.store.List(q) {
+	for _, obj := range r.s.Store().List(q) {
 		if sel.matches(obj.Labels()) {
 			out = append(out, obj)
 		}
@@ -696,7 +697,7 @@ func (r *runner) kubectlGet(c *scenario.Command, o *kubectlOutput) error {
 			}
 			continue
 		}
-		obj, err := r.s.store.Get(r.refOf(c, t))
+		obj, err := r.s.Store().Get(r.refOf(c, t))
 		if err != nil {
 			if c.Flags["ignore-not-found"] != nil && last(c.Flags["ignore-not-found"]) == "true" && errors.Is(err, cluster.ErrNotFound) {
 				continue
@@ -777,7 +778,7 @@ func (r *runner) printTable(c *scenario.Command, objs []resource.Object, o *kube
 		header = append([]string{"NAMESPACE"}, header...)
 	}
 	fmt.Fprintln(w, strings.Join(header, "\t"))
-	now := r.s.clock.Now()
+	now := r.s.Now()
 	for _, obj := range objs {
 		age := "<unknown>"
 		if t, err := time.Parse(time.RFC3339, obj.NestedString("metadata", "creationTimestamp")); err == nil {
@@ -856,7 +857,7 @@ func (r *runner) kubectlDelete(c *scenario.Command, stdin string, user *generate
 		}
 	}
 	for _, ref := range refs {
-		info, _ := r.s.store.KindInfo(ref.APIVersion, ref.Kind)
+		info, _ := r.s.Store().KindInfo(ref.APIVersion, ref.Kind)
 		if c.DryRun != "" {
 			fmt.Fprintf(&o.stdout, "%s %q deleted (%s dry run)\n", strings.ToLower(ref.Kind), ref.Name, c.DryRun)
 			continue
@@ -890,17 +891,17 @@ func (r *runner) kubectlDelete(c *scenario.Command, stdin string, user *generate
 
 // removeAs deletes an object as an impersonated user.
 func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
-	live, err := r.s.store.Get(ref)
+	live, err := r.s.Store().Get(ref)
 	if err != nil {
 		return err
 	}
 	if policy.IsPolicy(live) {
 		return &scenario.UnsupportedError{Reason: "deletes a Kyverno policy as an impersonated user, which genplay does not simulate"}
 	}
-	if err := r.s.ctrl.Delete(user, ref); err != nil {
+	if err := r.s.DeleteAs(user, ref); err != nil {
 		return err
 	}
-	r.s.userEvent(timeline.ActionDeleted, ref, "by "+user.Username+" (kubectl --as; genplay does not enforce RBAC)")
+	r.userEvent(timeline.ActionDeleted, ref, "by "+user.Username+" (kubectl --as; genplay does not enforce RBAC)")
 	return nil
 }
 
@@ -933,7 +934,7 @@ func (r *runner) kubectlLabel(c *scenario.Command, o *kubectlOutput) error {
 			objs = append(objs, list...)
 			continue
 		}
-		obj, err := r.s.store.Get(r.refOf(c, t))
+		obj, err := r.s.Store().Get(r.refOf(c, t))
 		if err != nil {
 			o.serverError(err, "")
 			return nil
@@ -964,7 +965,7 @@ func (r *runner) kubectlLabel(c *scenario.Command, o *kubectlOutput) error {
 		} else {
 			md[field] = m
 		}
-		out, _, warnings, err := r.kubectlWrite(ModeUpdate, next, nil, nil)
+		out, _, warnings, err := r.kubectlWrite(scenario.OpUpdate, next, nil, nil)
 		for _, w := range warnings {
 			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
 		}
@@ -1025,7 +1026,7 @@ func (r *runner) kubectlPatch(c *scenario.Command, stdin string, o *kubectlOutpu
 	}
 	patch := docs[0].Value
 	for _, ref := range refs {
-		live, err := r.s.store.Get(ref)
+		live, err := r.s.Store().Get(ref)
 		if err != nil {
 			o.serverError(err, "")
 			continue
@@ -1039,7 +1040,7 @@ func (r *runner) kubectlPatch(c *scenario.Command, stdin string, o *kubectlOutpu
 			o.errorf("error: %v", err)
 			continue
 		}
-		out, _, warnings, err := r.kubectlWrite(ModeUpdate, next, nil, nil)
+		out, _, warnings, err := r.kubectlWrite(scenario.OpUpdate, next, nil, nil)
 		for _, w := range warnings {
 			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
 		}
@@ -1088,7 +1089,7 @@ func (r *runner) kubectlRun(c *scenario.Command, o *kubectlOutput) error {
 	if c.DryRun != "" {
 		return r.printObjects(c, []resource.Object{pod}, true, o)
 	}
-	_, existed, warnings, err := r.kubectlWrite(ModeCreate, pod, nil, nil)
+	_, existed, warnings, err := r.kubectlWrite(scenario.OpCreate, pod, nil, nil)
 	for _, w := range warnings {
 		fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
 	}
@@ -1117,7 +1118,7 @@ func (r *runner) kubectlScale(c *scenario.Command, o *kubectlOutput) error {
 		return nil
 	}
 	for _, t := range ts {
-		live, err := r.s.store.Get(r.refOf(c, t))
+		live, err := r.s.Store().Get(r.refOf(c, t))
 		if err != nil {
 			o.serverError(err, "")
 			continue
@@ -1129,7 +1130,7 @@ func (r *runner) kubectlScale(c *scenario.Command, o *kubectlOutput) error {
 			next["spec"] = spec
 		}
 		spec["replicas"] = float64(n)
-		if _, _, _, err := r.kubectlWrite(ModeUpdate, next, nil, nil); err != nil {
+		if _, _, _, err := r.kubectlWrite(scenario.OpUpdate, next, nil, nil); err != nil {
 			o.serverError(err, "")
 			continue
 		}
@@ -1147,7 +1148,7 @@ func (r *runner) kubectlWait(c *scenario.Command, o *kubectlOutput) error {
 	}
 	cond := last(c.Flags["for"])
 	for _, t := range ts {
-		obj, err := r.s.store.Get(r.refOf(c, t))
+		obj, err := r.s.Store().Get(r.refOf(c, t))
 		if strings.HasPrefix(cond, "delete") {
 			if err == nil {
 				o.errorf("error: timed out waiting for the condition on %s", typeName(t.info, t.name))
@@ -1214,7 +1215,7 @@ func (r *runner) kubectlExec(c *scenario.Command, o *kubectlOutput) error {
 		return &scenario.UnsupportedError{Reason: "runs kubectl exec on " + c.Targets[0] + "; genplay simulates exec on pods only"}
 	}
 	ref := resource.Ref{APIVersion: "v1", Kind: "Pod", Namespace: r.namespace(c), Name: name}
-	pod, err := r.s.store.Get(ref)
+	pod, err := r.s.Store().Get(ref)
 	if err != nil {
 		o.serverError(err, "")
 		return nil
@@ -1243,7 +1244,7 @@ func (r *runner) kubectlExec(c *scenario.Command, o *kubectlOutput) error {
 	}
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
 		Reason: "kubectl exec: the API server sends Kyverno a CONNECT admission request for pods/exec (a PodExecOptions); genplay runs no containers, so the command does not run and prints nothing"})
-	r.s.ctrl.Admit(generate.Request{Operation: generate.OpConnect, Object: opts, User: Admin,
+	r.s.Admit(generate.Request{Operation: generate.OpConnect, Object: opts, User: r.opts.Admin,
 		SubResource: "exec", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
 	return nil
 }

@@ -1,4 +1,4 @@
-package engine
+package kubectl
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func applyPatch(patchType string, live resource.Object, patch any) (resource.Obj
 		if patchType != "merge" && hasDirectives(pm) {
 			return nil, &scenario.UnsupportedError{Reason: "uses strategic merge patch directives ($patch, $retainKeys, ...), which genplay does not simulate"}
 		}
-		mergePatch(map[string]any(next), pm)
+		resource.MergePatch(map[string]any(next), pm)
 		return next, nil
 	case "json":
 		ops, ok := patch.([]any)

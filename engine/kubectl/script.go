@@ -1,9 +1,10 @@
-package engine
+package kubectl
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"strings"
@@ -34,11 +35,10 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 			r.skip(op, u)
 			return false
 		}
-		r.s.begin(stepName, op.Type, op.Type+" (not understood)")
-		r.s.cur.Error = err.Error()
-		r.res.Passed = false
-		r.diag(op.Pos, fmt.Sprintf("%s: %v", op.Type, err))
-		r.s.end()
+		r.s.Begin(stepName, op.Type, op.Type+" (not understood)")
+		r.s.Current().Error = err.Error()
+		r.fail(fmt.Sprintf("%s: %v", op.Type, err))
+		r.s.End()
 		return false
 	}
 	for i := range cmds {
@@ -65,15 +65,15 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 		if c.AndThen && status != 0 {
 			continue
 		}
-		if r.limited(op.Pos) {
+		if r.s.Limited(op.Pos) {
 			return false
 		}
-		r.s.begin(stepName, op.Type, c.Text)
+		r.s.Begin(stepName, op.Type, c.Text)
 		code, err := r.pipeline(c, res)
 		if err != nil {
 			var u *scenario.UnsupportedError
 			if errors.As(err, &u) {
-				r.s.end()
+				r.s.End()
 				if u.Line == 0 {
 					u.Line = c.Line
 				}
@@ -86,7 +86,7 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 			code = 0
 		}
 		status = code
-		last = r.s.end()
+		last = r.s.End()
 		if code != 0 && c.ExitOnError {
 			break
 		}
@@ -101,16 +101,15 @@ func (r *runner) skip(op *scenario.Operation, u *scenario.UnsupportedError) {
 	if u.Line > 0 && op.Type == scenario.OpScript {
 		where += fmt.Sprintf(" (script line %d)", u.Line)
 	}
-	r.res.Skipped = fmt.Sprintf("%s: the %s %s", where, op.Type, u.Reason)
+	r.out.Skipped = fmt.Sprintf("%s: the %s %s", where, op.Type, u.Reason)
 }
 
 func (r *runner) scriptFailed(op *scenario.Operation, err error) bool {
-	if r.s.cur != nil {
-		r.s.cur.Error = err.Error()
-		r.s.end()
+	if r.s.Current() != nil {
+		r.s.Current().Error = err.Error()
+		r.s.End()
 	}
-	r.res.Passed = false
-	r.diag(op.Pos, fmt.Sprintf("%s: %v", op.Type, err))
+	r.fail(fmt.Sprintf("%s: %v", op.Type, err))
 	return false
 }
 
@@ -120,7 +119,7 @@ func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) ([
 	if op.Script == nil {
 		return nil, fmt.Errorf("the operation has no content")
 	}
-	env := map[string]string{"NAMESPACE": r.ns}
+	env := map[string]string{"NAMESPACE": r.opts.Namespace}
 	if len(op.Script.Env) > 0 {
 		b, err := scenario.ResolveBindings(bindings, op.Script.Env)
 		if err != nil {
@@ -176,7 +175,11 @@ func (r *runner) scriptCheck(op *scenario.Operation, bindings map[string]any, re
 			failures = append(failures, fmt.Sprintf("the %s failed (%s)", op.Type, errVal))
 		}
 	} else {
-		b := withBinding(withBinding(withBinding(bindings, "error", errVal), "stdout", stdout), "stderr", stderr)
+		b := maps.Clone(bindings)
+		if b == nil {
+			b = map[string]any{}
+		}
+		b["error"], b["stdout"], b["stderr"] = errVal, stdout, stderr
 		failures = assert.Match(op.Script.Check, nil, b)
 	}
 	if last != nil {
@@ -188,10 +191,9 @@ func (r *runner) scriptCheck(op *scenario.Operation, bindings map[string]any, re
 	if len(failures) == 0 {
 		return true
 	}
-	r.res.Passed = false
 	msg := strings.Join(failures, "; ")
 	msg += "\n  stdout: " + quoteOutput(stdout) + "\n  stderr: " + quoteOutput(stderr)
-	r.diag(op.Pos, op.Type+" failed: "+msg)
+	r.fail(op.Type + " failed: " + msg)
 	return false
 }
 

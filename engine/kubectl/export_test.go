@@ -1,0 +1,4 @@
+package kubectl
+
+// JQAvailable exports jqAvailable to the package's external tests.
+const JQAvailable = jqAvailable

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"time"
+
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/kubectl"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// script runs a script or command operation with package kubectl.
+func (r *runner) script(stepName string, op *scenario.Operation, bindings map[string]any) bool {
+	out := kubectl.Run(scriptSession{r}, kubectl.Options{Files: r.s.opts.Files, File: r.t.File, Namespace: r.ns, Admin: Admin},
+		stepName, op, bindings)
+	switch {
+	case out.Skipped != "":
+		r.res.Skipped = out.Skipped
+	case out.Failure != "":
+		r.res.Passed = false
+		r.diag(op.Pos, out.Failure)
+	}
+	return out.OK
+}
+
+// scriptSession is the runner's session as kubectl.Session.
+type scriptSession struct{ r *runner }
+
+func (x scriptSession) Store() *cluster.Store { return x.r.s.store }
+func (x scriptSession) Now() time.Time        { return x.r.s.clock.Now() }
+
+func (x scriptSession) Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
+	return x.r.s.Put(mode, obj, doc)
+}
+
+func (x scriptSession) Remove(ref resource.Ref) error { return x.r.s.Remove(ref) }
+
+func (x scriptSession) CreateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error) {
+	return x.r.s.ctrl.Create(user, obj)
+}
+
+func (x scriptSession) UpdateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error) {
+	return x.r.s.ctrl.Update(user, obj)
+}
+
+func (x scriptSession) DeleteAs(user generate.UserInfo, ref resource.Ref) error {
+	return x.r.s.ctrl.Delete(user, ref)
+}
+
+func (x scriptSession) Admit(req generate.Request) { x.r.s.ctrl.Admit(req) }
+
+func (x scriptSession) Begin(stepName, operation, summary string) {
+	x.r.s.begin(stepName, operation, summary)
+}
+
+func (x scriptSession) End() *timeline.Step         { return x.r.s.end() }
+func (x scriptSession) Current() *timeline.Step     { return x.r.s.cur }
+func (x scriptSession) Event(e timeline.Event)      { x.r.s.Event(e) }
+func (x scriptSession) Limited(pos source.Pos) bool { return x.r.limited(pos) }
