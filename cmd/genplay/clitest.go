@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
@@ -219,8 +220,11 @@ func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) 
 		}
 		resources = append(resources, objs...)
 	}
-	// The rules the results name, from the policies.
+	// The rules the results name, from the policies: a ClusterPolicy by
+	// its name, a namespaced Policy by namespace/name, as Kyverno's CLI
+	// names them.
 	rules := map[string]*policy.Rule{}
+	namespaced := map[string]string{} // a Policy's name: its namespace/name
 	for _, p := range policies {
 		if !policy.IsPolicy(p.Object) {
 			continue
@@ -229,8 +233,17 @@ func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) 
 		if diags.HasErrors() || parsed == nil {
 			continue
 		}
+		name := parsed.Name
+		if parsed.Kind == policy.KindPolicy {
+			ns := parsed.Namespace
+			if ns == "" {
+				ns = "default"
+			}
+			name = ns + "/" + parsed.Name
+			namespaced[parsed.Name] = name
+		}
 		for i := range parsed.Spec.Rules {
-			rules[parsed.Name+"/"+parsed.Spec.Rules[i].Name] = &parsed.Spec.Rules[i]
+			rules[name+"/"+parsed.Spec.Rules[i].Name] = &parsed.Spec.Rules[i]
 		}
 	}
 	var checks []scenario.Operation
@@ -240,6 +253,9 @@ func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) 
 		rule := rules[r.Policy+"/"+r.Rule]
 		if rule == nil && strings.HasPrefix(r.Rule, "autogen-") {
 			return nil, nil, fmt.Sprintf("results[%d] checks the autogen rule %s, which Kyverno derives from a validate, mutate or verifyImages rule: genplay simulates generate rules only", i, r.Rule), nil
+		}
+		if rule == nil && namespaced[r.Policy] != "" && rules[namespaced[r.Policy]+"/"+r.Rule] != nil {
+			return nil, nil, "", fmt.Errorf("results[%d]: no policy %s: the namespaced Policy is named %s in results, as Kyverno's CLI requires", i, r.Policy, namespaced[r.Policy])
 		}
 		if rule == nil {
 			return nil, nil, "", fmt.Errorf("results[%d]: no rule %s in policy %s", i, r.Rule, r.Policy)
@@ -345,11 +361,15 @@ func checkTriggers(res *timeline.Result, checks []triggerCheck) []string {
 			problems = append(problems, fmt.Sprintf("results[%d]: no %s %s among the resources", c.index, c.result.Kind, c.name))
 			continue
 		}
+		policyNamespace, policyName := "", c.result.Policy
+		if a, b, ok := strings.Cut(c.result.Policy, "/"); ok {
+			policyNamespace, policyName = a, b
+		}
 		var generated []string
 		for _, o := range objs {
 			l := o.Labels()
-			if l["generate.kyverno.io/policy-name"] == c.result.Policy && l["generate.kyverno.io/rule-name"] == c.result.Rule &&
-				l["generate.kyverno.io/trigger-uid"] == trig.UID() {
+			if l[generate.LabelPolicyName] == policyName && l[generate.LabelPolicyNamespace] == policyNamespace &&
+				l[generate.LabelRuleName] == c.result.Rule && l[generate.LabelTriggerUID] == trig.UID() {
 				generated = append(generated, o.Ref().String())
 			}
 		}

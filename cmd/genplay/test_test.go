@@ -134,6 +134,9 @@ func TestKyvernoCLITestsRun(t *testing.T) {
 		byName[o.Name] = o
 	}
 	assert.Equal(t, statusPass, byName["add-quota"].Status, byName["add-quota"].Reason)
+	// A namespaced Policy is named namespace/name in results, as Kyverno's
+	// CLI requires.
+	assert.Equal(t, statusPass, byName["namespaced-policy"].Status, byName["namespaced-policy"].Reason)
 	assert.Equal(t, statusSkip, byName["require-team"].Status)
 	assert.Contains(t, byName["require-team"].Reason, "generate rules only")
 }
@@ -168,4 +171,20 @@ func TestKyvernoCLITestsCanFail(t *testing.T) {
 			assert.Equal(t, statusFail, report.Tests[0].Status)
 		})
 	}
+}
+
+func TestKyvernoCLITestsNameANamespacedPolicyWithItsNamespace(t *testing.T) {
+	src := filepath.Join("testdata", "kyverno-test", "namespaced-policy")
+	files := map[string]string{}
+	for _, name := range []string{"policy.yaml", "resources.yaml", "generated.yaml", "kyverno-test.yaml"} {
+		b, err := os.ReadFile(filepath.Join(src, name))
+		require.NoError(t, err)
+		files[name] = string(b)
+	}
+	files["kyverno-test.yaml"] = strings.ReplaceAll(files["kyverno-test.yaml"], "policy: team-x/copy-settings", "policy: copy-settings")
+	report, err := runSuite([]string{writeFiles(t, files)}, engine.PermissionsKyvernoE2E)
+	require.NoError(t, err)
+	require.Len(t, report.Tests, 1)
+	assert.Equal(t, statusFail, report.Tests[0].Status)
+	assert.Contains(t, report.Tests[0].Reason, "named team-x/copy-settings in results")
 }
