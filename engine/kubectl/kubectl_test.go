@@ -380,6 +380,18 @@ spec:
           ($stdout): |
             configmap/one created
             configmap/two created
+    - script:
+        content: kubectl delete -f cm.yaml,more/one.yaml
+        check:
+          ($stdout): |
+            configmap "from-file" deleted
+            configmap "one" deleted
+    - script:
+        content: kubectl create -f cm.yaml,more/one.yaml
+        check:
+          ($stdout): |
+            configmap/from-file created
+            configmap/one created
 `)},
 		"suite/t/more/one.yaml":  {Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n  namespace: default\n")},
 		"suite/t/more/two.json":  {Data: []byte(`{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "two", "namespace": "default"}}`)},

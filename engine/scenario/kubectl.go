@@ -118,7 +118,10 @@ func parseKubectl(args []string) (*Command, error) {
 	}
 	cmd.Namespace = last("namespace")
 	cmd.AllNamespaces = last("all-namespaces") == "true"
-	cmd.Files = cmd.Flags["filename"]
+	// -f is a list flag: kubectl splits each value on commas.
+	for _, f := range cmd.Flags["filename"] {
+		cmd.Files = append(cmd.Files, strings.Split(f, ",")...)
+	}
 	cmd.Output = last("output")
 	cmd.Selector = last("selector")
 	cmd.DryRun = last("dry-run")

@@ -47,7 +47,7 @@ type Command struct {
 	// The flags the runner needs most, read from Flags.
 	Namespace     string   // -n, --namespace
 	AllNamespaces bool     // -A, --all-namespaces
-	Files         []string // -f, --filename ("-" is stdin)
+	Files         []string // -f, --filename, split on commas ("-" is stdin)
 	Output        string   // -o, --output
 	Selector      string   // -l, --selector
 	DryRun        string   // --dry-run: "client", "server" or ""
