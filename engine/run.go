@@ -15,16 +15,19 @@ import (
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// Run parses a scenario (a chainsaw Test with its resources inline) and runs
-// it. It never panics and never returns nil: input errors come back as
-// Result.Diagnostics, an internal error as a diagnostic that says so.
+// Run loads a scenario (a chainsaw Test) and runs it. file names it in
+// diagnostics and, when opts.Files is set, is its path there: the files
+// its operations name are read next to it. Without opts.Files, an
+// operation that names a file is an error at its line. Run never panics
+// and never returns nil: input errors come back as Result.Diagnostics, an
+// internal error as a diagnostic that says so.
 func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 	defer func() {
 		if r := recover(); r != nil {
 			res = internalError(file, r)
 		}
 	}()
-	tests, diags := scenario.Parse(file, data)
+	tests, diags := scenario.LoadData(opts.Files, file, data)
 	diags = diags.Capped(maxDiagnostics)
 	if diags.HasErrors() {
 		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Diagnostics: diags.Timeline()}

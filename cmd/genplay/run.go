@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/genplay/genplay/engine"
@@ -50,7 +51,16 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 			code = 3
 		}
 	}()
-	res := runEngine(file, data, engine.Options{})
+	// A test file's operations read the files next to it; standard input
+	// has no folder, so there an operation that names a file is an error.
+	var res *timeline.Result
+	if abs, err := filepath.Abs(file); err == nil && file != "<stdin>" {
+		fsys, fsPath := rootFS(abs)
+		res = runEngine(fsPath, data, engine.Options{Files: fsys})
+		showFiles(res, fsPath, filepath.ToSlash(file))
+	} else {
+		res = runEngine(file, data, engine.Options{})
+	}
 	if *output == "json" {
 		out, err := timeline.Marshal(res)
 		if err != nil {

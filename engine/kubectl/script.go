@@ -51,6 +51,11 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 				r.skip(op, u)
 				return false
 			}
+			r.s.Begin(stepName, op.Type, cmds[i].Text)
+			r.s.Current().Error = err.Error()
+			r.fail(fmt.Sprintf("%s: line %d: %v", op.Type, cmds[i].Line, err))
+			r.s.End()
+			return false
 		}
 	}
 	if usesExecOutput(op, cmds) {
@@ -214,14 +219,39 @@ func (r *runner) precheck(c *scenario.Command) error {
 	if err := r.precheckOne(c); err != nil {
 		return err
 	}
+	if err := r.canRead(c); err != nil {
+		return err
+	}
 	for _, st := range c.Pipe {
 		if st.Kubectl != nil {
 			if err := r.precheckOne(st.Kubectl); err != nil {
 				return err
 			}
+			if err := r.canRead(st.Kubectl); err != nil {
+				return err
+			}
 		}
 		if st.Program == "jq" && !jqAvailable {
 			return &scenario.UnsupportedError{Reason: "pipes into jq, which this build of genplay (the browser one) does not include; run it with the genplay CLI"}
+		}
+	}
+	return nil
+}
+
+// canRead fails a command that reads a file (-f, --patch-file) where no
+// files can be read: kubectl would print an error, and a check expecting
+// one would pass without anything having been tried.
+func (r *runner) canRead(c *scenario.Command) error {
+	if r.opts.Files != nil {
+		return nil
+	}
+	files := c.Files
+	if c.PatchFile != "" {
+		files = append(files[:len(files):len(files)], c.PatchFile)
+	}
+	for _, f := range files {
+		if f != "-" && f != "/dev/stdin" {
+			return fmt.Errorf("kubectl %s reads %s: %s", c.Verb, f, scenario.NoFiles)
 		}
 	}
 	return nil

@@ -43,6 +43,14 @@ func Load(fsys fs.FS, p string) ([]*Test, source.Diagnostics) {
 		return nil, source.Diagnostics{{Pos: source.Pos{File: p, Line: 1, Col: 1}, Severity: source.SeverityError,
 			Message: fmt.Sprintf("read test: %v", err)}}
 	}
+	return LoadData(fsys, p, data)
+}
+
+// LoadData is Load of a test whose content is data, at p in fsys. With a
+// nil fsys no file can be read: every `file:` and `use: template:` is an
+// error at its line (NoFiles), never an operation that silently does
+// nothing.
+func LoadData(fsys fs.FS, p string, data []byte) ([]*Test, source.Diagnostics) {
 	tests, diags := Parse(p, data)
 	l := &loader{fsys: fsys, diags: &diags, files: map[string][]*source.Document{}}
 	for _, t := range tests {
@@ -50,6 +58,11 @@ func Load(fsys fs.FS, p string) ([]*Test, source.Diagnostics) {
 	}
 	return tests, diags
 }
+
+// NoFiles says why an operation that names a file cannot run: the
+// scenario was given on its own, with no folder to read from.
+const NoFiles = "no files can be read here: the scenario runs on its own (as in the playground or the HTTP API), with no folder next to it; " +
+	"put the resource inline (resource:), or run the test from its folder with genplay run or genplay test"
 
 type loader struct {
 	fsys  fs.FS
@@ -138,6 +151,10 @@ func resolveLenient(base map[string]any, list []Binding) (map[string]any, error)
 func (l *loader) useTemplate(dir string, s *Step, t *Test) {
 	use := s.Use
 	s.Use = nil
+	if l.fsys == nil {
+		l.errorf(use.Pos, "use.template %s: %s", use.Template, NoFiles)
+		return
+	}
 	p, err := join(dir, use.Template)
 	if err != nil {
 		l.errorf(use.Pos, "use.template: %v", err)
@@ -189,6 +206,10 @@ func stepTemplating(s *Step, t *Test) bool {
 // resolveFile evaluates the operation's `file:` and reads the resources.
 func (l *loader) resolveFile(dir string, op *Operation, bindings map[string]any) {
 	if op.File == "" {
+		return
+	}
+	if l.fsys == nil {
+		l.errorf(op.Pos, "%s.file %s: %s", op.Type, op.File, NoFiles)
 		return
 	}
 	scope, _ := resolveLenient(bindings, op.Bindings)

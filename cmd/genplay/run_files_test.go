@@ -1,0 +1,72 @@
+package main
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+const fileTest = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: files
+spec:
+  steps:
+  - try:
+    - apply:
+        file: ns.yaml
+    - script:
+        content: kubectl get ns from-file -o name
+        check:
+          ($stdout): |
+            namespace/from-file
+  - use:
+      template: ../templates/step.yaml
+`
+
+const fileTemplate = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: StepTemplate
+metadata:
+  name: step
+spec:
+  try:
+  - error:
+      file: absent.yaml
+`
+
+func TestGenplayRunReadsTheFilesATestNames(t *testing.T) {
+	dir := writeFiles(t, map[string]string{
+		"t/chainsaw-test.yaml": fileTest,
+		"t/ns.yaml":            "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: from-file\n",
+		"t/absent.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: absent\n  namespace: default\n",
+		"templates/step.yaml":  fileTemplate,
+	})
+	path := filepath.Join(relToCwd(t, dir), "t", "chainsaw-test.yaml")
+	var out, errOut bytes.Buffer
+	code := run([]string{"run", path}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, 0, code, out.String()+errOut.String())
+	assert.Contains(t, out.String(), "apply Namespace from-file")
+	assert.Contains(t, out.String(), "error ConfigMap", "the template's operation ran")
+	assert.Contains(t, out.String(), "PASSED 3 steps")
+
+	// A missing file is an error that names the test file as the user gave it.
+	broken := writeFiles(t, map[string]string{"chainsaw-test.yaml": fileTest})
+	path = filepath.Join(relToCwd(t, broken), "chainsaw-test.yaml")
+	out.Reset()
+	errOut.Reset()
+	code = run([]string{"run", path}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, out.String(), "error: "+filepath.ToSlash(path)+":8:")
+	assert.Contains(t, out.String(), "ns.yaml")
+
+	// Standard input has no folder: the operation is an error at its line.
+	out.Reset()
+	errOut.Reset()
+	code = run([]string{"run", "-"}, strings.NewReader(fileTest), &out, &errOut)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, out.String(), "<stdin>:8:")
+	assert.Contains(t, out.String(), "no files can be read here")
+}
