@@ -12,9 +12,10 @@ type Options struct {
 	// on every generate rule of every policy the scenario applies. The
 	// playground's outcome matrix runs one scenario under the four combinations.
 	Override *Override
-	// Files is where script and command operations read the files they
-	// name (kubectl apply -f FILE), relative to the test's folder; the fs
-	// the test was loaded from. Nil: scripts can read no files.
+	// Files is where operations read the files they name (file:, use:
+	// template:, kubectl apply -f FILE), relative to the test's folder: the
+	// fs the test is in (at Run's file, or the loaded Test's File). Nil: no
+	// file can be read, and an operation that names one is an error.
 	Files fs.FS
 	// Limits bound the run's work; zero fields take DefaultLimits.
 	Limits Limits

@@ -8,8 +8,11 @@
 // folder) and `use: template:` step templates (kind StepTemplate) with their
 // `with: bindings`, as chainsaw's discovery does: the template's bindings
 // and then the `with` bindings are appended to the step's, and its
-// operations after the step's own. Nothing here touches the OS, so the
-// package runs unchanged in the browser.
+// operations after the step's own. LoadData does the same for a test
+// whose content is in hand (the playground's editor, an HTTP request);
+// given no fs.FS, every `file:` and `use:` is an error at its line
+// (NoFiles). Nothing here touches the OS, so the package runs unchanged in
+// the browser.
 //
 // Render applies chainsaw's templating to a resource ("(expr)" string
 // values evaluated as JMESPath with bindings); ResolveBindings evaluates a
