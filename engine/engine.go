@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"github.com/genplay/genplay/engine/rbac"
+	"github.com/genplay/genplay/engine/scenario"
 )
 
 // Options change how a scenario runs.
@@ -17,6 +18,10 @@ type Options struct {
 	// fs the test is in (at Run's file, or the loaded Test's File). Nil: no
 	// file can be read, and an operation that names one is an error.
 	Files fs.FS
+	// Install are manifests applied to the fresh cluster before the test,
+	// as the admin, one timeline step each (genplay test --install: the
+	// CRDs a suite assumes are installed). A failed one fails the test.
+	Install []scenario.Resource
 	// Limits bound the run's work; zero fields take DefaultLimits.
 	Limits Limits
 	// Permissions is what Kyverno's background controller may manage, for

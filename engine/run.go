@@ -117,6 +117,9 @@ func (r *runner) run() {
 		r.res.Passed = false
 		return
 	}
+	if !r.install() {
+		return
+	}
 	if r.needsNamespace() {
 		r.s.begin("", "namespace", "chainsaw creates the test namespace "+r.ns)
 		if _, err := r.s.ctrl.Create(Admin, resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": r.ns}}); err == nil {

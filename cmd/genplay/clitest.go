@@ -51,7 +51,8 @@ func (r cliResult) names() []string {
 }
 
 // runCLITest runs a Kyverno CLI test file.
-func runCLITest(fsys fs.FS, f testFile) []testOutcome {
+func (st *suite) runCLITest(f testFile) []testOutcome {
+	fsys := st.fsys
 	data, err := fs.ReadFile(fsys, f.fsPath)
 	if err != nil {
 		return []testOutcome{{Path: f.display, Status: statusFail, Reason: err.Error()}}
@@ -76,7 +77,7 @@ func runCLITest(fsys fs.FS, f testFile) []testOutcome {
 			o.Status, o.Reason = statusSkip, skip
 		default:
 			// The Kyverno CLI checks no permissions.
-			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked})
+			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked, Install: st.install})
 			o.timeline = res
 			switch {
 			case res.Skipped != "":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,6 +42,9 @@ type testOutcome struct {
 
 // testReport is `genplay test --json`'s output.
 type testReport struct {
+	// Notes say how the run was set up: the chainsaw Configuration read,
+	// and the fields of it that change nothing in genplay.
+	Notes   []string      `json:"notes,omitempty"`
 	Tests   []testOutcome `json:"tests"`
 	Passed  int           `json:"passed"`
 	Failed  int           `json:"failed"`
@@ -54,6 +58,10 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	verbose := fset.Bool("v", false, "print the timeline of every failed test")
 	perms := fset.String("permissions", string(engine.PermissionsKyvernoE2E),
 		"what Kyverno's background controller may manage before the test's own RBAC objects: chart (a default Helm install), kyverno-e2e (the install Kyverno's conformance tests assume) or none (no check)")
+	var install []string
+	fset.Func("install", "apply the manifests of FILE, or of the YAML files of a folder, to every fresh cluster before each test (the CRDs a suite assumes); repeatable",
+		func(p string) error { install = append(install, p); return nil })
+	config := fset.String("config", "", "chainsaw's Configuration file (default: .chainsaw.yaml in the first folder PATH, else in the working directory)")
 	if err := fset.Parse(args); err != nil {
 		return 2
 	}
@@ -66,7 +74,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "genplay test: want at least one PATH (a chainsaw test, a kyverno-test.yaml, or a folder holding them)")
 		return 2
 	}
-	report, err := runSuite(fset.Args(), permissions)
+	report, err := runSuiteWith(fset.Args(), suiteOptions{permissions: permissions, install: install, config: *config})
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay test: %v\n", err)
 		return 2
@@ -104,6 +112,9 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 // test's name after the path when a file holds several), failure details
 // indented below, and the totals last.
 func writeReport(w io.Writer, report *testReport) {
+	for _, n := range report.Notes {
+		fmt.Fprintln(w, "NOTE "+n)
+	}
 	perFile := map[string]int{}
 	for _, t := range report.Tests {
 		perFile[t.Path]++
@@ -140,27 +151,68 @@ var (
 // runSuite finds and runs every test under paths; chainsaw tests run with
 // the given permissions for Kyverno's background controller.
 func runSuite(paths []string, permissions engine.Permissions) (*testReport, error) {
-	files, err := findTests(paths)
+	return runSuiteWith(paths, suiteOptions{permissions: permissions})
+}
+
+// suiteOptions are genplay test's settings.
+type suiteOptions struct {
+	permissions engine.Permissions
+	// install are the files and folders of --install.
+	install []string
+	// config is --config; "" looks for .chainsaw.yaml.
+	config string
+}
+
+// suite is a run of genplay test.
+type suite struct {
+	fsys        fs.FS
+	permissions engine.Permissions
+	install     []scenario.Resource
+	config      *scenario.Configuration
+	failed      bool // a test failed (for failFast)
+}
+
+// runSuiteWith finds and runs every test under paths.
+func runSuiteWith(paths []string, opts suiteOptions) (*testReport, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	// Tests reach step templates with ../ paths, so the file system is
+	// rooted at the volume root: every relative path a test names resolves.
+	fsys, _ := rootFS(cwd)
+	st := &suite{fsys: fsys, permissions: opts.permissions}
+	report := &testReport{Tests: []testOutcome{}}
+	if st.config, err = findConfiguration(paths, opts.config); err != nil {
+		return nil, err
+	}
+	if st.config != nil {
+		report.Notes = append(report.Notes, "chainsaw configuration "+st.config.File)
+		for _, n := range st.config.Ignored {
+			report.Notes = append(report.Notes, st.config.File+": "+n)
+		}
+	}
+	for _, p := range opts.install {
+		objs, err := readInstall(fsys, p)
+		if err != nil {
+			return nil, fmt.Errorf("--install %s: %w", p, err)
+		}
+		st.install = append(st.install, objs...)
+		report.Notes = append(report.Notes, fmt.Sprintf("--install %s: %d manifests applied before each test", p, len(objs)))
+	}
+	files, err := findTests(paths, st.config)
 	if err != nil {
 		return nil, err
 	}
 	if len(files.list) == 0 {
 		return nil, fmt.Errorf("no chainsaw Test or kyverno-test.yaml under %s", strings.Join(paths, ", "))
 	}
-	// Tests reach step templates with ../ paths, so the file system is
-	// rooted at the volume root: every relative path a test names resolves.
-	root := string(filepath.Separator)
-	if vol := filepath.VolumeName(files.base); vol != "" {
-		root = vol + root
-	}
-	fsys := os.DirFS(root)
-	report := &testReport{Tests: []testOutcome{}}
 	for _, f := range files.list {
 		var outcomes []testOutcome
 		if f.cli {
-			outcomes = runCLITest(fsys, f)
+			outcomes = st.runCLITest(f)
 		} else {
-			outcomes = runChainsawFile(fsys, f, permissions)
+			outcomes = st.runChainsawFile(f)
 		}
 		for _, o := range outcomes {
 			switch o.Status {
@@ -168,6 +220,7 @@ func runSuite(paths []string, permissions engine.Permissions) (*testReport, erro
 				report.Passed++
 			case statusFail:
 				report.Failed++
+				st.failed = true
 			default:
 				report.Skipped++
 			}
@@ -182,8 +235,9 @@ type foundTests struct {
 	list []testFile
 }
 
-// findTests expands paths into test files, sorted, each once.
-func findTests(paths []string) (*foundTests, error) {
+// findTests expands paths into test files, sorted, each once. Under a
+// chainsaw Configuration, chainsaw tests are the files its testFile names.
+func findTests(paths []string, config *scenario.Configuration) (*foundTests, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, err
@@ -199,8 +253,7 @@ func findTests(paths []string) (*foundTests, error) {
 		if rel, err := filepath.Rel(cwd, abs); err == nil {
 			display = rel
 		}
-		fsPath := filepath.ToSlash(strings.TrimPrefix(abs, filepath.VolumeName(abs)))
-		fsPath = strings.TrimPrefix(fsPath, "/")
+		_, fsPath := rootFS(abs)
 		out.list = append(out.list, testFile{display: filepath.ToSlash(display), fsPath: fsPath, cli: cli})
 	}
 	for _, p := range paths {
@@ -213,7 +266,7 @@ func findTests(paths []string) (*foundTests, error) {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		if !info.IsDir() {
-			kind, err := classify(abs)
+			kind, err := classify(abs, config)
 			if err != nil {
 				return nil, err
 			}
@@ -244,7 +297,7 @@ func findTests(paths []string) (*foundTests, error) {
 		}
 		sort.Strings(found)
 		for _, fp := range found {
-			kind, err := classify(fp)
+			kind, err := classify(fp, config)
 			if err != nil {
 				return nil, err
 			}
@@ -257,10 +310,16 @@ func findTests(paths []string) (*foundTests, error) {
 }
 
 // classify says whether a file is a chainsaw test ("chainsaw"), a Kyverno
-// CLI test ("cli") or neither ("").
-func classify(p string) (string, error) {
+// CLI test ("cli") or neither (""). Without a chainsaw Configuration, any
+// YAML file holding a chainsaw Test is one; with it, as in chainsaw, only
+// the files its testFile names are.
+func classify(p string, config *scenario.Configuration) (string, error) {
 	base := filepath.Base(p)
-	for _, n := range scenario.TestFileNames {
+	names := scenario.TestFileNames
+	if config != nil {
+		names = config.TestFileNames()
+	}
+	for _, n := range names {
 		if base == n {
 			return "chainsaw", nil
 		}
@@ -270,7 +329,7 @@ func classify(p string) (string, error) {
 		return "", err
 	}
 	if kindTest.Match(data) {
-		if chainsawTestDoc.Match(data) {
+		if chainsawTestDoc.Match(data) && config == nil {
 			return "chainsaw", nil
 		}
 		if cliTestDoc.Match(data) {
@@ -282,8 +341,8 @@ func classify(p string) (string, error) {
 
 // runChainsawFile runs every chainsaw Test of one file, each in a fresh
 // simulated cluster.
-func runChainsawFile(fsys fs.FS, f testFile, permissions engine.Permissions) []testOutcome {
-	tests, diags := scenario.Load(fsys, f.fsPath)
+func (st *suite) runChainsawFile(f testFile) []testOutcome {
+	tests, diags := scenario.Load(st.fsys, f.fsPath)
 	if diags.HasErrors() {
 		var detail []string
 		for _, d := range diags.Errors() {
@@ -302,12 +361,20 @@ func runChainsawFile(fsys fs.FS, f testFile, permissions engine.Permissions) []t
 			out = append(out, o)
 			continue
 		}
+		if reason := st.notRun(f, t); reason != "" {
+			o.Status, o.Reason = statusSkip, reason
+			out = append(out, o)
+			continue
+		}
+		if st.config != nil && st.config.Namespace != "" && t.Namespace == "" {
+			t.Namespace = st.config.Namespace
+		}
 		if reason := unsimulatedPolicies(t); reason != "" {
 			o.Status, o.Reason = statusSkip, reason
 			out = append(out, o)
 			continue
 		}
-		res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: permissions})
+		res := engine.RunTest(t, engine.Options{Files: st.fsys, Permissions: st.permissions, Install: st.install})
 		o.timeline = res
 		switch {
 		case res.Skipped != "":
@@ -436,4 +503,76 @@ func displayFile(f testFile, file string) string {
 func relativize(f testFile, msg string) string {
 	dir := filepath.ToSlash(filepath.Dir(f.fsPath)) + "/"
 	return strings.ReplaceAll(msg, dir, "")
+}
+
+// notRun says why the chainsaw Configuration keeps a test from running:
+// its regexes exclude it, or failFast stops the run after a failure.
+func (st *suite) notRun(f testFile, t *scenario.Test) string {
+	c := st.config
+	if c == nil {
+		return ""
+	}
+	if st.failed && c.FailFast {
+		return "not run: " + c.File + " sets failFast and an earlier test failed"
+	}
+	name := t.Name
+	if c.FullName {
+		dir := filepath.Dir(f.display)
+		name = filepath.ToSlash(dir) + "[" + t.Name + "]"
+	}
+	if !c.Selected(name) {
+		return fmt.Sprintf("not run: %s selects tests by name (includeTestRegex, excludeTestRegex), and not %s", c.File, name)
+	}
+	return ""
+}
+
+// findConfiguration reads chainsaw's Configuration: the file given, else
+// .chainsaw.yaml in the first folder among paths that has one, else in the
+// working directory; nil when there is none.
+func findConfiguration(paths []string, given string) (*scenario.Configuration, error) {
+	candidates := []string{given}
+	if given == "" {
+		candidates = nil
+		for _, p := range append(append([]string{}, paths...), ".") {
+			if info, err := os.Stat(p); err == nil && info.IsDir() {
+				for _, n := range scenario.ConfigFileNames {
+					candidates = append(candidates, filepath.Join(p, n))
+				}
+			}
+		}
+	}
+	for _, c := range candidates {
+		data, err := os.ReadFile(c)
+		if errors.Is(err, fs.ErrNotExist) && given == "" {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+		name := filepath.ToSlash(c)
+		cfg, diags := scenario.ParseConfiguration(name, data)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("%s", diags.Errors()[0].Error())
+		}
+		return cfg, nil
+	}
+	return nil, nil
+}
+
+// readInstall reads the manifests of --install p: a file, or the YAML files
+// of a folder (not recursively, as kubectl apply -f without -R).
+func readInstall(fsys fs.FS, p string) ([]scenario.Resource, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return nil, err
+	}
+	_, fsPath := rootFS(abs)
+	objs, err := cliReader{fsys: fsys}.objects(fsPath)
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) == 0 {
+		return nil, fmt.Errorf("no manifest (a YAML document with apiVersion and kind)")
+	}
+	return objs, nil
 }
