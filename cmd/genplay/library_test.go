@@ -21,8 +21,8 @@ func TestAPolicyLibraryTreeRunsItsGenerateTestsWithItsCRDsInstalled(t *testing.T
 	stdout, stderr, code := genplayTest(t, "--json", "--install", filepath.Join(policyLibrary, ".chainsaw", "crds"), policyLibrary)
 	require.Equal(t, 0, code, stdout+stderr)
 	var report struct {
-		Notes []string
-		Tests []struct{ Path, Name, Status, Reason string }
+		Notes                   []string
+		Tests                   []struct{ Path, Name, Status, Reason string }
 		Passed, Failed, Skipped int
 	}
 	require.NoError(t, json.Unmarshal([]byte(stdout), &report))
