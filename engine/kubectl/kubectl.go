@@ -1189,7 +1189,7 @@ func jsonPath(obj resource.Object, expr string) (string, bool) {
 
 // usesExecOutput reports whether an operation that runs kubectl exec
 // checks what it printed.
-func usesExecOutput(op *scenario.Operation, cmds []scenario.Command) bool {
+func usesExecOutput(op *scenario.Operation, cmds []*scenario.Command) bool {
 	execs := false
 	for _, c := range cmds {
 		execs = execs || c.Verb == "exec"

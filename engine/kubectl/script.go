@@ -28,7 +28,7 @@ type scriptResult struct {
 
 // script runs a script or command operation.
 func (r *runner) script(stepName string, op *scenario.Operation, bindings map[string]any) bool {
-	cmds, err := r.parseScript(op, bindings)
+	list, err := r.parseScript(op, bindings)
 	if err != nil {
 		var u *scenario.UnsupportedError
 		if errors.As(err, &u) {
@@ -41,19 +41,20 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 		r.s.End()
 		return false
 	}
-	for i := range cmds {
-		if err := r.precheck(&cmds[i]); err != nil {
+	cmds := list.Commands()
+	for _, c := range cmds {
+		if err := r.precheck(c); err != nil {
 			var u *scenario.UnsupportedError
 			if errors.As(err, &u) {
 				if u.Line == 0 {
-					u.Line = cmds[i].Line
+					u.Line = c.Line
 				}
 				r.skip(op, u)
 				return false
 			}
-			r.s.Begin(stepName, op.Type, cmds[i].Text)
+			r.s.Begin(stepName, op.Type, c.Text)
 			r.s.Current().Error = err.Error()
-			r.fail(fmt.Sprintf("%s: line %d: %v", op.Type, cmds[i].Line, err))
+			r.fail(fmt.Sprintf("%s: line %d: %v", op.Type, c.Line, err))
 			r.s.End()
 			return false
 		}
@@ -62,42 +63,13 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 		r.skip(op, &scenario.UnsupportedError{Reason: "checks the output of kubectl exec, which genplay cannot produce (it runs no containers)"})
 		return false
 	}
-	res := &scriptResult{}
-	status := 0
-	var last *timeline.Step
-	for i := range cmds {
-		c := &cmds[i]
-		if c.AndThen && status != 0 {
-			continue
-		}
-		if r.s.Limited(op.Pos) {
-			return false
-		}
-		r.s.Begin(stepName, op.Type, c.Text)
-		code, err := r.pipeline(c, res)
-		if err != nil {
-			var u *scenario.UnsupportedError
-			if errors.As(err, &u) {
-				r.s.End()
-				if u.Line == 0 {
-					u.Line = c.Line
-				}
-				r.skip(op, u)
-				return false
-			}
-			return r.scriptFailed(op, err)
-		}
-		if c.IgnoreError {
-			code = 0
-		}
-		status = code
-		last = r.s.End()
-		if code != 0 && c.ExitOnError {
-			break
-		}
+	sh := &shell{r: r, stepName: stepName, op: op, res: &scriptResult{}}
+	sh.list(list, false)
+	if sh.stopped {
+		return false
 	}
-	res.status = status
-	return r.scriptCheck(op, bindings, res, last)
+	sh.res.status = sh.status
+	return r.scriptCheck(op, bindings, sh.res, sh.last)
 }
 
 // skip marks the test skipped because of an operation genplay cannot run.
@@ -118,9 +90,10 @@ func (r *runner) scriptFailed(op *scenario.Operation, err error) bool {
 	return false
 }
 
-// parseScript turns the operation into kubectl commands, with chainsaw's
-// environment ($NAMESPACE and the operation's env).
-func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) ([]scenario.Command, error) {
+// parseScript turns the operation into a script, with chainsaw's
+// environment ($NAMESPACE and the operation's env); a command operation is
+// a script of one kubectl call.
+func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) (scenario.List, error) {
 	if op.Script == nil {
 		return nil, fmt.Errorf("the operation has no content")
 	}
@@ -146,7 +119,7 @@ func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) ([
 		if err != nil {
 			return nil, err
 		}
-		return []scenario.Command{c}, nil
+		return scenario.List{{Pipelines: []scenario.Pipeline{{Line: 1, Kubectl: &c}}}}, nil
 	}
 	return scenario.ParseScriptEnv(op.Script.Content, env)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -69,13 +70,73 @@ type Command struct {
 	DiscardStderr bool
 	// Pipe are the stages the output flows through, in order.
 	Pipe []Stage
-	// AndThen: the command runs only if the previous one succeeded (&&).
-	AndThen bool
-	// IgnoreError: the command is followed by "|| true".
-	IgnoreError bool
-	// ExitOnError: a "set -e" came before; a failure ends the script.
-	// Otherwise the script's status is its last command's, as in sh.
-	ExitOnError bool
+}
+
+// List is the statements of a script, run in order: and-or lists
+// separated by newlines or ";". The script's status is its last
+// pipeline's, as in sh.
+type List []AndOr
+
+// AndOr is pipelines joined by && and ||: Ops[i] ("&&" or "||") joins
+// Pipelines[i] and Pipelines[i+1]. As in sh, both have the same
+// precedence and bind left to right: a pipeline after && runs when the
+// status so far is 0, after || when it is not.
+type AndOr struct {
+	Pipelines []Pipeline
+	Ops       []string
+}
+
+// Pipeline is one command of a script, its status negated by a leading
+// "!". Exactly one of Kubectl, Builtin and If is set.
+type Pipeline struct {
+	// Line is where the pipeline starts in the script.
+	Line    int
+	Negate  bool
+	Kubectl *Command
+	Builtin *Builtin
+	If      *If
+}
+
+// Builtin is a shell builtin genplay interprets: exit [N], true, false,
+// :, echo [-n] ARGS (standalone; echo piped into kubectl is its stdin)
+// and set (-e, -u, -x, -o pipefail).
+type Builtin struct {
+	Name string
+	Args []string
+	// ToStderr is set by >&2; Discard by >/dev/null.
+	ToStderr, Discard bool
+}
+
+// If is `if COND; then BODY; [elif COND; then BODY;]... [else BODY;] fi`:
+// the body of the first condition whose status is 0 runs, else Else.
+type If struct {
+	Conds, Bodies []List
+	Else          List
+}
+
+// Commands returns every kubectl command of l, in source order, for
+// checks that must see the whole script before any of it runs.
+func (l List) Commands() []*Command {
+	var out []*Command
+	var walk func(List)
+	walk = func(l List) {
+		for _, ao := range l {
+			for _, p := range ao.Pipelines {
+				switch {
+				case p.Kubectl != nil:
+					out = append(out, p.Kubectl)
+				case p.If != nil:
+					for i := range p.If.Conds {
+						walk(p.If.Conds[i])
+						walk(p.If.Bodies[i])
+					}
+					walk(p.If.Else)
+				}
+			}
+		}
+	}
+	walk(l)
+	return out
 }
 
 // Stage is one program after a kubectl call in a pipeline.
@@ -97,7 +158,7 @@ type Stage struct {
 
 // ParseScript parses a script operation's content with no environment
 // variables set; see ParseScriptEnv.
-func ParseScript(content string) ([]Command, error) {
+func ParseScript(content string) (List, error) {
 	return ParseScriptEnv(content, nil)
 }
 
@@ -109,12 +170,13 @@ var kyvernoPods = []*regexp.Regexp{
 	regexp.MustCompile(`kubectl\s[^|\n]*\bget\s+(?:po|pod|pods)\b[^|\n]*\s(?:-A|--all-namespaces)\b[^\n]*kyverno`),
 }
 
-// ParseScriptEnv parses a script operation's content: shell lines of
-// kubectl calls, optionally piped into jq, grep or another kubectl, joined
-// by newlines, ";" or "&&", with heredocs as input. env holds the variables
-// the script may use (chainsaw sets $NAMESPACE). Anything genplay cannot
-// interpret honestly returns an *UnsupportedError.
-func ParseScriptEnv(content string, env map[string]string) ([]Command, error) {
+// ParseScriptEnv parses a script operation's content: kubectl calls,
+// optionally piped into jq, grep or another kubectl, with heredocs as
+// input; the builtins exit, true, false, :, echo and set; joined by
+// newlines, ";", "&&" and "||", negated with "!", in if/elif/else/fi. env
+// holds the variables the script may use (chainsaw sets $NAMESPACE).
+// Anything genplay cannot interpret honestly returns an *UnsupportedError.
+func ParseScriptEnv(content string, env map[string]string) (List, error) {
 	for _, re := range kyvernoPods {
 		if m := re.FindStringSubmatch(content); m != nil {
 			ns := "kyverno"
@@ -132,7 +194,7 @@ func ParseScriptEnv(content string, env map[string]string) ([]Command, error) {
 		return nil, err
 	}
 	p := &scriptParser{src: content, toks: toks}
-	cmds, err := p.parse()
+	list, err := p.parse()
 	if err != nil {
 		var u *UnsupportedError
 		if errors.As(err, &u) && u.Line == 0 {
@@ -140,7 +202,7 @@ func ParseScriptEnv(content string, env map[string]string) ([]Command, error) {
 		}
 		return nil, err
 	}
-	return cmds, nil
+	return list, nil
 }
 
 // ParseCommand parses a command operation: entrypoint and args are passed
@@ -162,10 +224,15 @@ func ParseCommand(entrypoint string, args []string) (Command, error) {
 }
 
 type scriptParser struct {
-	src  string
-	toks []token
-	i    int
+	src   string
+	toks  []token
+	i     int
+	depth int // of nested ifs
 }
+
+// maxIfDepth bounds the nesting of if, so hostile input cannot exhaust the
+// stack.
+const maxIfDepth = 50
 
 func (p *scriptParser) line() int {
 	if p.i < len(p.toks) {
@@ -189,68 +256,225 @@ func (p *scriptParser) isOp(text string) bool {
 	return t != nil && t.kind == tOp && t.text == text
 }
 
-func (p *scriptParser) parse() ([]Command, error) {
-	var out []Command
-	exitOnError := false
-	andThen := false
-	for p.i < len(p.toks) {
-		if p.isOp("\n") || p.isOp(";") {
-			if andThen {
-				return nil, fmt.Errorf("line %d: && needs a command after it", p.line())
-			}
-			p.i++
-			continue
-		}
-		start := p.i
-		stages, err := p.pipeline()
-		if err != nil {
-			return nil, err
-		}
-		if words := stages[0].words; len(stages) == 1 && len(words) > 0 && words[0] == "set" {
-			if err := setOptions(words[1:], &exitOnError); err != nil {
-				return nil, err
-			}
-			andThen = p.isOp("&&")
-			if andThen {
-				p.i++
-			}
-			continue
-		}
-		cmd, err := assemble(stages)
-		if err != nil {
-			return nil, err
-		}
-		cmd.AndThen = andThen
-		cmd.ExitOnError = exitOnError
-		cmd.Line = p.toks[start].line
-		andThen = false
-		switch {
-		case p.isOp("&&"):
-			p.i++
-			andThen = true
-		case p.isOp("||"):
-			p.i++
-			next, err := p.pipeline()
-			if err != nil {
-				return nil, err
-			}
-			if len(next) != 1 || len(next[0].words) != 1 || (next[0].words[0] != "true" && next[0].words[0] != ":") {
-				return nil, unsupported("uses || with a command other than true")
-			}
-			cmd.IgnoreError = true
-		case p.isOp("&"):
-			return nil, unsupported("runs a command in the background (&)")
-		}
-		cmd.Text = strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.i-1].end])
-		out = append(out, *cmd)
+func (p *scriptParser) parse() (List, error) {
+	list, err := p.list()
+	if err != nil {
+		return nil, err
 	}
-	if andThen {
-		return nil, fmt.Errorf("line %d: && needs a command after it", p.line())
+	if t := p.peek(); t != nil {
+		return nil, fmt.Errorf("line %d: unexpected %q", t.line, t.text)
 	}
-	if len(out) == 0 {
+	if len(list) == 0 {
 		return nil, errors.New("the script runs no command")
 	}
+	return list, nil
+}
+
+// isWord reports whether the next token is the word w at a command's start
+// (where sh recognizes reserved words).
+func (p *scriptParser) isWord(w string) bool {
+	t := p.peek()
+	return t != nil && t.kind == tWord && t.text == w
+}
+
+// listEnd are the reserved words that end a list inside an if.
+var listEnd = map[string]bool{"then": true, "elif": true, "else": true, "fi": true}
+
+// list reads and-or lists separated by newlines and ";" up to the end or
+// a word that ends it (then, elif, else, fi).
+func (p *scriptParser) list() (List, error) {
+	var out List
+	for p.i < len(p.toks) {
+		if p.isOp("\n") || p.isOp(";") {
+			p.i++
+			continue
+		}
+		if t := p.peek(); t.kind == tWord && listEnd[t.text] {
+			break
+		}
+		ao, err := p.andOr()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ao)
+		switch {
+		case p.isOp("&"):
+			return nil, unsupported("runs a command in the background (&)")
+		case p.i < len(p.toks) && !p.isOp("\n") && !p.isOp(";"):
+			if t := p.peek(); !(t.kind == tWord && listEnd[t.text]) {
+				return nil, fmt.Errorf("line %d: unexpected %q", t.line, t.text)
+			}
+		}
+	}
 	return out, nil
+}
+
+// andOr reads pipelines joined by && and ||; a newline may follow either.
+func (p *scriptParser) andOr() (AndOr, error) {
+	var ao AndOr
+	for {
+		pl, err := p.command()
+		if err != nil {
+			return ao, err
+		}
+		ao.Pipelines = append(ao.Pipelines, pl)
+		if !p.isOp("&&") && !p.isOp("||") {
+			return ao, nil
+		}
+		op := p.peek()
+		ao.Ops = append(ao.Ops, op.text)
+		p.i++
+		for p.isOp("\n") {
+			p.i++
+		}
+		if p.peek() == nil {
+			return ao, fmt.Errorf("line %d: %s needs a command after it", op.line, op.text)
+		}
+	}
+}
+
+// command reads one pipeline: "!" then an if, a builtin or a kubectl call.
+func (p *scriptParser) command() (Pipeline, error) {
+	t := p.peek()
+	if t == nil {
+		return Pipeline{}, fmt.Errorf("line %d: expected a command", p.line())
+	}
+	pl := Pipeline{Line: t.line}
+	if p.isWord("!") {
+		p.i++
+		pl.Negate = true
+		if p.isWord("!") {
+			return pl, unsupported("negates a command twice (! !)")
+		}
+		if p.peek() == nil {
+			return pl, fmt.Errorf("line %d: ! needs a command after it", t.line)
+		}
+	}
+	if p.isWord("if") {
+		p.i++
+		if p.depth++; p.depth > maxIfDepth {
+			return pl, fmt.Errorf("line %d: if is nested more than %d deep", t.line, maxIfDepth)
+		}
+		f, err := p.ifClause(t.line)
+		p.depth--
+		pl.If = f
+		return pl, err
+	}
+	if t := p.peek(); t.kind == tWord && listEnd[t.text] {
+		return pl, fmt.Errorf("line %d: unexpected %q", t.line, t.text)
+	}
+	start := p.i
+	stages, err := p.pipeline()
+	if err != nil {
+		return pl, err
+	}
+	if b, ok, err := builtin(stages); ok || err != nil {
+		pl.Builtin = b
+		return pl, err
+	}
+	cmd, err := assemble(stages)
+	if err != nil {
+		return pl, err
+	}
+	cmd.Line = p.toks[start].line
+	cmd.Text = strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.i-1].end])
+	pl.Kubectl = cmd
+	return pl, nil
+}
+
+// ifClause reads an if after its "if" up to its "fi".
+func (p *scriptParser) ifClause(line int) (*If, error) {
+	f := &If{}
+	for {
+		cond, err := p.list()
+		if err != nil {
+			return nil, err
+		}
+		if len(cond) == 0 || !p.isWord("then") {
+			return nil, fmt.Errorf("line %d: if needs a condition and then", line)
+		}
+		p.i++
+		body, err := p.list()
+		if err != nil {
+			return nil, err
+		}
+		if len(body) == 0 {
+			return nil, fmt.Errorf("line %d: then needs a command", line)
+		}
+		f.Conds, f.Bodies = append(f.Conds, cond), append(f.Bodies, body)
+		switch {
+		case p.isWord("elif"):
+			p.i++
+			continue
+		case p.isWord("else"):
+			p.i++
+			if f.Else, err = p.list(); err != nil {
+				return nil, err
+			}
+			if len(f.Else) == 0 {
+				return nil, fmt.Errorf("line %d: else needs a command", line)
+			}
+		}
+		if !p.isWord("fi") {
+			return nil, fmt.Errorf("line %d: if has no fi", line)
+		}
+		p.i++
+		return f, nil
+	}
+}
+
+// builtin reads a builtin command; ok is false for anything else.
+func builtin(stages []rawStage) (*Builtin, bool, error) {
+	words := stages[0].words
+	name := words[0]
+	switch name {
+	case "exit", "true", "false", ":", "set":
+	case "echo":
+		if len(stages) > 1 {
+			return nil, false, nil // echo ... | kubectl: its stdin
+		}
+	default:
+		return nil, false, nil
+	}
+	if len(stages) > 1 {
+		return nil, true, unsupported("pipes " + name + " into another command")
+	}
+	b := &Builtin{Name: name, Args: words[1:]}
+	for _, r := range stages[0].redirects {
+		switch {
+		case name == "echo" && (r.op == ">&2" || r.op == "1>&2"):
+			b.ToStderr = true
+		case r.target == "/dev/null" && (r.op == ">" || r.op == "1>" || r.op == ">>" || r.op == "&>" || r.op == "&>>"):
+			b.Discard = true
+		case r.target == "/dev/null" && (r.op == "2>" || r.op == "2>>"), r.op == "2>&1":
+		default:
+			return nil, true, unsupported("redirects the output of " + name + " (" + r.op + r.target + ")")
+		}
+	}
+	if stages[0].stdin != nil {
+		return nil, true, unsupported("gives " + name + " a heredoc")
+	}
+	switch name {
+	case "exit":
+		if len(b.Args) > 1 {
+			return nil, true, fmt.Errorf("exit takes at most one status")
+		}
+		if len(b.Args) == 1 {
+			if n, err := strconv.Atoi(b.Args[0]); err != nil || n < 0 || n > 255 {
+				return nil, true, fmt.Errorf("exit %s: the status is a number from 0 to 255", b.Args[0])
+			}
+		}
+	case "set":
+		var exitOnError bool
+		if err := setOptions(b.Args, &exitOnError); err != nil {
+			return nil, true, err
+		}
+	case "echo":
+		if len(b.Args) > 0 && strings.HasPrefix(b.Args[0], "-") && b.Args[0] != "-n" {
+			return nil, true, unsupported("uses echo " + b.Args[0])
+		}
+	}
+	return b, true, nil
 }
 
 func setOptions(args []string, exitOnError *bool) error {
@@ -278,6 +502,8 @@ type rawStage struct {
 
 type redirect struct{ op, target string }
 
+// reserved are the words at a command's start that genplay does not
+// interpret (if, !, then, elif, else and fi are read before).
 var reserved = map[string]bool{
 	"if": true, "then": true, "else": true, "elif": true, "fi": true, "for": true, "while": true, "until": true,
 	"do": true, "done": true, "case": true, "esac": true, "[": true, "[[": true, "{": true, "}": true, "!": true,

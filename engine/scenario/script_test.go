@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,10 +11,17 @@ import (
 	"github.com/genplay/genplay/engine/scenario"
 )
 
+// commands parses a script that must parse and returns its kubectl calls.
+func commands(t *testing.T, script string, env map[string]string) []*scenario.Command {
+	t.Helper()
+	list, err := scenario.ParseScriptEnv(script, env)
+	require.NoError(t, err)
+	return list.Commands()
+}
+
 func TestParseScript(t *testing.T) {
 	t.Run("apply piped into grep keeps the pipeline", func(t *testing.T) {
-		cmds, err := scenario.ParseScript(`kubectl apply -f update-name.yaml 2>&1 | grep -q "Warning: no synchronization"` + "\n")
-		require.NoError(t, err)
+		cmds := commands(t, `kubectl apply -f update-name.yaml 2>&1 | grep -q "Warning: no synchronization"`+"\n", nil)
 		require.Len(t, cmds, 1)
 		c := cmds[0]
 		assert.Equal(t, "apply", c.Verb)
@@ -25,8 +33,7 @@ func TestParseScript(t *testing.T) {
 		assert.Equal(t, "Warning: no synchronization", c.Pipe[0].Expr)
 	})
 	t.Run("get piped through jq into patch reads the pipe", func(t *testing.T) {
-		cmds, err := scenario.ParseScript("kubectl -n src get configmap owner -o json | jq '{\n  \"uid\": .metadata.uid\n}' | kubectl patch -n src secret s --patch-file=/dev/stdin\n")
-		require.NoError(t, err)
+		cmds := commands(t, "kubectl -n src get configmap owner -o json | jq '{\n  \"uid\": .metadata.uid\n}' | kubectl patch -n src secret s --patch-file=/dev/stdin\n", nil)
 		require.Len(t, cmds, 1)
 		c := cmds[0]
 		assert.Equal(t, "get", c.Verb)
@@ -42,11 +49,10 @@ func TestParseScript(t *testing.T) {
 		assert.True(t, patch.StdinFromPipe)
 	})
 	t.Run("a heredoc becomes stdin", func(t *testing.T) {
-		cmds, err := scenario.ParseScript("kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NAMESPACE-x\nEOF\nkubectl label ns foo a=b --overwrite\n")
+		_, err := scenario.ParseScript("kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NAMESPACE-x\nEOF\nkubectl label ns foo a=b --overwrite\n")
 		require.Error(t, err, "$NAMESPACE is not set by ParseScript")
-		cmds, err = scenario.ParseScriptEnv("kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NAMESPACE-x\nEOF\nkubectl label ns foo a=b --overwrite\n",
+		cmds := commands(t, "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NAMESPACE-x\nEOF\nkubectl label ns foo a=b --overwrite\n",
 			map[string]string{"NAMESPACE": "chainsaw-1"})
-		require.NoError(t, err)
 		require.Len(t, cmds, 2)
 		assert.Equal(t, "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: chainsaw-1-x\n", cmds[0].Stdin)
 		assert.Equal(t, 1, cmds[0].Line)
@@ -55,27 +61,60 @@ func TestParseScript(t *testing.T) {
 		assert.Equal(t, 7, cmds[1].Line)
 	})
 	t.Run("cat into kubectl passes the heredoc", func(t *testing.T) {
-		cmds, err := scenario.ParseScript("cat <<'EOF' | kubectl create -f -\nkind: X\nEOF")
-		require.NoError(t, err)
+		cmds := commands(t, "cat <<'EOF' | kubectl create -f -\nkind: X\nEOF", nil)
 		assert.Equal(t, "kind: X\n", cmds[0].Stdin)
 	})
-	t.Run("&& and || true are recorded", func(t *testing.T) {
-		cmds, err := scenario.ParseScript("set -e\nkubectl delete ns a || true; kubectl create ns a && kubectl get ns a --as nancy")
+	t.Run("set, && and || build the statement list", func(t *testing.T) {
+		list, err := scenario.ParseScript("set -e\nkubectl delete ns a || true; kubectl create ns a && kubectl get ns a --as nancy")
 		require.NoError(t, err)
-		require.Len(t, cmds, 3)
-		assert.True(t, cmds[0].IgnoreError)
-		assert.True(t, cmds[0].ExitOnError)
-		assert.False(t, cmds[1].AndThen)
-		assert.True(t, cmds[2].AndThen)
-		assert.Equal(t, "nancy", cmds[2].As)
-		assert.Equal(t, "kubectl get ns a --as nancy", cmds[2].Text)
+		require.Len(t, list, 3)
+		assert.Equal(t, "set", list[0].Pipelines[0].Builtin.Name)
+		assert.Equal(t, []string{"||"}, list[1].Ops)
+		assert.Equal(t, "true", list[1].Pipelines[1].Builtin.Name)
+		assert.Equal(t, "kubectl delete ns a", list[1].Pipelines[0].Kubectl.Text)
+		assert.Equal(t, []string{"&&"}, list[2].Ops)
+		get := list[2].Pipelines[1].Kubectl
+		assert.Equal(t, "nancy", get.As)
+		assert.Equal(t, "kubectl get ns a --as nancy", get.Text)
+		assert.Equal(t, 2, get.Line)
 	})
+	t.Run("if, elif, else and ! nest", func(t *testing.T) {
+		list, err := scenario.ParseScript("if ! kubectl get ns a; then\n  echo absent >&2\n  exit 1\nelif kubectl get ns b\nthen exit 2\nelse true; fi\nkubectl get ns c")
+		require.NoError(t, err)
+		require.Len(t, list, 2)
+		f := list[0].Pipelines[0].If
+		require.NotNil(t, f)
+		require.Len(t, f.Conds, 2)
+		assert.True(t, f.Conds[0][0].Pipelines[0].Negate)
+		echo := f.Bodies[0][0].Pipelines[0].Builtin
+		assert.Equal(t, []string{"absent"}, echo.Args)
+		assert.True(t, echo.ToStderr)
+		assert.Equal(t, []string{"1"}, f.Bodies[0][1].Pipelines[0].Builtin.Args)
+		assert.Equal(t, "true", f.Else[0].Pipelines[0].Builtin.Name)
+		assert.Len(t, list.Commands(), 3, "every kubectl call, in branches too")
+	})
+	for name, script := range map[string]string{
+		"an if without fi":        "if kubectl get ns a; then exit 1",
+		"an if without then":      "if kubectl get ns a; fi",
+		"a then without a body":   "if kubectl get ns a; then fi",
+		"fi without if":           "kubectl get ns a; fi",
+		"&& at the end":           "kubectl get ns a &&",
+		"an exit that is no code": "exit twice",
+	} {
+		t.Run(name+" is an error", func(t *testing.T) {
+			_, err := scenario.ParseScript(script)
+			var u *scenario.UnsupportedError
+			require.Error(t, err)
+			assert.False(t, errors.As(err, &u), "a syntax error, not something genplay cannot run: %v", err)
+		})
+	}
 
 	unsupported := []struct {
 		name, script, reason string
 	}{
 		{"inspecting Kyverno's pods is unsupported", "kubectl get po -A | awk '$5>0' | grep -q 'kyverno-admission-controller'", "inspects Kyverno's own pods"},
-		{"control flow is unsupported", `if true; then kubectl get ns; fi`, "shell control flow (if)"},
+		{"loops are unsupported", `for ns in a b; do kubectl get ns; done`, "shell control flow (for)"},
+		{"test is unsupported", `if [ -n x ]; then kubectl get ns; fi`, "shell control flow ([)"},
 		{"awk is unsupported", "kubectl get cm | awk '{print $1}'", "pipes into awk"},
 		{"writing files is unsupported", "kubectl get cm > out.txt", "writes to the file out.txt"},
 		{"other programs are unsupported", "curl http://x", "runs curl"},
@@ -126,4 +165,11 @@ func FuzzParseScript(f *testing.F) {
 			t.Fatal("no command and no error")
 		}
 	})
+}
+
+func TestDeeplyNestedIfIsAnError(t *testing.T) {
+	script := strings.Repeat("if true; then ", 100000) + "true" + strings.Repeat("; fi", 100000)
+	_, err := scenario.ParseScript(script)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "nested more than")
 }
