@@ -43,6 +43,11 @@
 //     happen in the same step. Numbers are JSON numbers (float64).
 //     Server-side apply is modelled per downstream by remembering what
 //     Kyverno's "generate" field manager applied last.
+//   - genplay test reads chainsaw's Configuration for what changes which
+//     tests run and how (testFile, the include and exclude regexes,
+//     fullName, failFast, namespace); timeouts, parallelism, repeats and
+//     clean-up settings change nothing in a logical-time simulation and
+//     are listed as notes.
 //   - chainsaw's apply is a create or a JSON merge patch (RFC 7386) of the
 //     live object; chainsaw's random test namespace is the fixed
 //     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
@@ -72,7 +77,10 @@
 //     kubelet, so Pods never become Ready, and mutate and validate rules are
 //     not simulated.
 //   - Script steps are interpreted as kubectl commands against the
-//     simulated cluster (package kubectl). jq in a pipeline runs only in native
+//     simulated cluster (package kubectl), inside a subset of sh: &&, ||,
+//     !, if/elif/else, exit, echo, true, false, set -e. Loops, [ and test,
+//     variables set by the script and command substitution make the test
+//     skip with the reason. jq in a pipeline runs only in native
 //     builds: it would add about 0.35 MB to the browser's wasm, so in the
 //     browser a script that pipes into jq makes the scenario skip with that
 //     reason, and there, only there, the browser's result differs from the

@@ -53,8 +53,7 @@ func TestAPolicyLibraryTestThatNeedsItsCRDFailsWithoutIt(t *testing.T) {
 }
 
 func TestTheChainsawConfigurationChangesWhatARunDoes(t *testing.T) {
-	failing := strings.Replace(passingTest, "level: info\n", "level: info\n", 1)
-	failing = strings.Replace(failing, "name: passing", "name: failing", 1)
+	failing := strings.Replace(passingTest, "name: passing", "name: failing", 1)
 	failing = failing[:strings.LastIndex(failing, "level: info")] + "level: debug\n"
 	namespaced := strings.Replace(passingTest, "name: passing", "name: namespaced", 1)
 	namespaced = strings.ReplaceAll(namespaced, "            namespace: default\n", "")
