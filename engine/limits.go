@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
@@ -26,23 +29,25 @@ func (l Limits) orDefault() Limits {
 		return def
 	}
 	return Limits{
-		Steps:                pick(l.Steps, d.Steps),
-		Operations:           pick(l.Operations, d.Operations),
-		Objects:              pick(l.Objects, d.Objects),
-		TimelineBytes:        pick(l.TimelineBytes, d.TimelineBytes),
-		RequestsPerReconcile: pick(l.RequestsPerReconcile, d.RequestsPerReconcile),
-		Requests:             pick(l.Requests, d.Requests),
-		ForEachElements:      pick(l.ForEachElements, d.ForEachElements),
+		Steps:           pick(l.Steps, d.Steps),
+		Operations:      pick(l.Operations, d.Operations),
+		Objects:         pick(l.Objects, d.Objects),
+		TimelineBytes:   pick(l.TimelineBytes, d.TimelineBytes),
+		ChainDepth:      pick(l.ChainDepth, d.ChainDepth),
+		Requests:        pick(l.Requests, d.Requests),
+		ForEachElements: pick(l.ForEachElements, d.ForEachElements),
+		Work:            cmp.Or(max(l.Work, 0), d.Work),
 	}
 }
 
 // generate returns the controller's share of the limits.
-func (l Limits) generate() generate.Options {
+func (l Limits) generate(b *budget.Budget) generate.Options {
 	return generate.Options{
-		MaxRequestsPerReconcile: l.RequestsPerReconcile,
-		MaxRequests:             l.Requests,
-		MaxObjects:              l.Objects,
-		MaxForEachElements:      l.ForEachElements,
+		Budget:             b,
+		MaxChainDepth:      l.ChainDepth,
+		MaxRequests:        l.Requests,
+		MaxObjects:         l.Objects,
+		MaxForEachElements: l.ForEachElements,
 	}
 }
 
@@ -78,6 +83,9 @@ func (s *Session) overLimit() error {
 	l := s.opts.Limits
 	if err := s.ctrl.Exhausted(); err != nil {
 		return err
+	}
+	if err := s.budget.Err(); err != nil {
+		return fmt.Errorf("%w: %w", ErrLimit, err)
 	}
 	if n := s.store.Len(); n > l.Objects {
 		return fmt.Errorf("%w: the cluster holds %d objects; genplay allows at most %d", ErrLimit, n, l.Objects)
@@ -159,4 +167,14 @@ func (r *runner) limited(pos source.Pos) bool {
 	}
 	r.diag(pos, "run stopped: "+err.Error())
 	return true
+}
+
+// newBudget returns the run's work budget: Limits.Work units, cancelled
+// by Options.Context.
+func newBudget(opts Options) *budget.Budget {
+	ctx := opts.Context
+	if ctx == nil {
+		return budget.New(opts.Limits.Work, nil, nil)
+	}
+	return budget.New(opts.Limits.Work, ctx.Done(), func() error { return context.Cause(ctx) })
 }

@@ -111,11 +111,14 @@ func TestARunawayChainOfGeneratedTriggersEndsWithDidNotConverge(t *testing.T) {
 	assert.Equal(t, timeline.ActorKyverno, stopped[0].Actor)
 	assert.Contains(t, stopped[0].Reason, "skipBackgroundRequests: false")
 	assert.Equal(t, stopped[0], last.Events[len(last.Events)-1], "the event ends the step")
-	// Every processed UpdateRequest created one ConfigMap: the work is the
-	// per-reconcile budget, not the (unbounded) chain.
+	// Every processed UpdateRequest created one ConfigMap, and each
+	// ConfigMap queued two more, one level deeper: the work is the chain's
+	// depth limit (2 + 4 + ... + 2^ChainDepth requests), not the
+	// (unbounded) chain.
 	created := countEvents(res, timeline.ActorKyverno, timeline.ActionCreated)
-	assert.Equal(t, DefaultLimits.RequestsPerReconcile, created)
-	assert.LessOrEqual(t, len(last.Cluster), DefaultLimits.RequestsPerReconcile+20)
+	assert.Equal(t, 1<<(DefaultLimits.ChainDepth+1)-2, created)
+	assert.Contains(t, stopped[0].Reason, fmt.Sprintf("%d UpdateRequests deep", DefaultLimits.ChainDepth))
+	assert.LessOrEqual(t, len(last.Cluster), created+20)
 }
 
 func TestLimitsEndARunWithAClearDiagnostic(t *testing.T) {
@@ -189,7 +192,7 @@ func TestLimitsEndARunWithAClearDiagnostic(t *testing.T) {
 		{
 			name:   "generated objects count against the object limit",
 			data:   scenarioYAML("chain-objects", chainPolicyStep()+seedStep("seed")),
-			limits: Limits{Objects: 60, RequestsPerReconcile: 1000},
+			limits: Limits{Objects: 60, ChainDepth: 100},
 			want:   "the cluster holds 60 objects (the most genplay allows)",
 			ran:    3,
 		},

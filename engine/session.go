@@ -9,6 +9,7 @@ import (
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -56,6 +57,8 @@ type Session struct {
 	skipSnapshots bool
 	// size tracks the timeline's size against Limits (limits.go).
 	size timelineSize
+	// budget is the run's work budget (Limits.Work, Options.Context).
+	budget *budget.Budget
 }
 
 type touch struct {
@@ -99,7 +102,8 @@ func NewSession(opts Options) *Session {
 	if auditStores {
 		s.store.EnableAudit()
 	}
-	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now}), s, opts.Limits.generate())
+	s.budget = newBudget(opts)
+	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 	}
@@ -112,6 +116,7 @@ func (s *Session) Store() *cluster.Store { return s.store }
 
 // Event implements generate.Recorder.
 func (s *Session) Event(e timeline.Event) {
+	_ = s.budget.Charge(budget.Event+int64(len(e.Reason)), "the timeline") // overLimit stops the run
 	s.seq++
 	e.Seq = s.seq
 	e.Time = s.clock.Stamp()
@@ -216,13 +221,36 @@ func (s *Session) end() *timeline.Step {
 	return &s.steps[len(s.steps)-1]
 }
 
+// scanIfDue runs the periodic background scans whose time has come. A
+// sleep may cross many intervals; Kyverno's scans are level-based (each
+// re-reads the cluster and re-applies the same policies), and nothing else
+// happens between them, all at the same logical time here, so once a scan
+// changes nothing every later one would find the same cluster and change
+// nothing either: those are not run one by one, and the timeline says so.
 func (s *Session) scanIfDue() {
-	for !s.clock.Now().Before(s.nextScan) {
+	if s.clock.Now().Before(s.nextScan) {
+		return
+	}
+	due := int64(s.clock.Now().Sub(s.nextScan)/BackgroundScanInterval) + 1
+	s.nextScan = s.nextScan.Add(time.Duration(due) * BackgroundScanInterval)
+	prev := s.budget.SetPlace("the periodic background scan ran")
+	defer s.budget.SetPlace(prev)
+	for i := int64(0); i < due; i++ {
+		if s.budget.Charge(budget.Object*int64(s.store.Len()), "the background scan") != nil {
+			return // the run stops (overLimit)
+		}
+		before := s.store.Writes()
 		s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionNote,
 			Reason: "the periodic background scan ran (BACKGROUND_SCAN_INTERVAL, 1h by default): every generate policy is re-applied"})
 		s.ctrl.BackgroundScan()
 		s.ctrl.Reconcile()
-		s.nextScan = s.nextScan.Add(BackgroundScanInterval)
+		if rest := due - i - 1; rest > 0 && s.store.Writes() == before {
+			s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionNote, Reason: fmt.Sprintf(
+				"this sleep crosses %d more background scan intervals; genplay does not run those %d scans one by one: "+
+					"this scan changed nothing, and a scan is level-based (it re-reads the cluster and re-applies the same policies, "+
+					"with nothing else happening in between), so each of them would change nothing either", rest, rest)})
+			return
+		}
 	}
 }
 
@@ -454,6 +482,7 @@ func (s *Session) Remove(ref resource.Ref) error {
 
 // Sleep advances the logical clock; crossing the background scan interval
 // runs Kyverno's periodic reconcile.
+// A sleep that crosses many intervals costs at most a few scans (scanIfDue).
 func (s *Session) Sleep(d time.Duration) { s.clock.Advance(d) }
 
 // mergePatch applies a JSON merge patch (RFC 7386) to dst.

@@ -115,6 +115,8 @@ type Store struct {
 	dependents map[string]entrySet // owner uid -> dependents
 
 	rv, uidSeq, nameSeq uint64
+	// writes counts every insert and removal (Writes).
+	writes uint64
 
 	audit *audit // nil unless EnableAudit
 }
@@ -236,6 +238,14 @@ func (s *Store) Kinds() []KindInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.kinds)
+}
+
+// Writes counts the store's changes so far (creates, updates, deletes):
+// equal counts before and after some work mean it changed nothing.
+func (s *Store) Writes() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writes
 }
 
 // Len returns the number of stored objects.
@@ -721,6 +731,7 @@ func splitmix(x uint64) uint64 {
 }
 
 func (s *Store) insert(key objKey, o resource.Object) {
+	s.writes++
 	e := &entry{key: key, kind: s.kindID(key.gk), obj: o, uid: o.UID(), owners: ownerUIDs(o)}
 	s.objects[key] = e
 	byNS := s.byType[e.kind]
@@ -749,6 +760,7 @@ func (s *Store) insert(key objKey, o resource.Object) {
 }
 
 func (s *Store) remove(e *entry) {
+	s.writes++
 	key := e.key
 	delete(s.objects, key)
 	if byNS := s.byType[e.kind]; byNS != nil {
