@@ -75,4 +75,4 @@ type Limits struct {
 
 // DefaultLimits are the limits a zero Limits field takes.
 var DefaultLimits = Limits{Steps: 500, Operations: 2000, Objects: 2000, TimelineBytes: 16 << 20,
-	ChainDepth: 6, Requests: 5000, ForEachElements: 1000, Work: 200_000_000}
+	ChainDepth: 6, Requests: 5000, ForEachElements: 1000, Work: 50_000_000}

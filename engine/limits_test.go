@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -207,7 +208,7 @@ func TestLimitsEndARunWithAClearDiagnostic(t *testing.T) {
 			name:   "a timeline over its size budget stops the run",
 			data:   scenarioYAML("big-objects", bigConfigMaps(1, 100_000)+manySteps(100)),
 			limits: Limits{TimelineBytes: 1 << 20},
-			want:   "the timeline would be about",
+			want:   "the timeline would be",
 			ran:    12,
 		},
 	}
@@ -289,4 +290,30 @@ func TestATestWithoutOperationsAnswersAnEmptyStepList(t *testing.T) {
 	out, err := timeline.Marshal(res)
 	require.NoError(t, err)
 	assert.Contains(t, string(out), `"steps": []`, "the contract: steps is a list, never null")
+}
+
+// TestTheTimelineSizeIsWhatMarshalWrites checks the size limit measures the
+// answer itself, indentation included, not an estimate of it.
+func TestTheTimelineSizeIsWhatMarshalWrites(t *testing.T) {
+	for _, name := range []string{"runaway-chain.yaml", "netpol-sync.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "scenarios", name))
+			require.NoError(t, err)
+			tests, diags := scenario.Parse(name, data)
+			require.False(t, diags.HasErrors(), "%v", diags)
+			r := &runner{s: NewSession(Options{}), t: tests[0]}
+			r.res = &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Passed: true}
+			r.run()
+			r.res.Steps = r.s.steps
+			r.res.Diagnostics = []timeline.Diagnostic{}
+			full, err := timeline.Marshal(r.res)
+			require.NoError(t, err)
+			r.res.Steps = []timeline.Step{}
+			empty, err := timeline.Marshal(r.res)
+			require.NoError(t, err)
+			var size timelineSize
+			// "[]" becomes "[\n" + the steps (each with ",\n") - 1 + "  ]".
+			assert.Equal(t, len(full)-len(empty)-2, size.update(r.s.steps))
+		})
+	}
 }

@@ -59,6 +59,11 @@ type Session struct {
 	size timelineSize
 	// budget is the run's work budget (Limits.Work, Options.Context).
 	budget *budget.Budget
+	// curBytes roughly measures the current step's events; overflow is set
+	// once a step would make the timeline larger than Limits.TimelineBytes.
+	curBytes int
+	overflow bool
+	wouldBe  int // the timeline's size had the step been recorded
 }
 
 type touch struct {
@@ -121,6 +126,14 @@ func (s *Session) Event(e timeline.Event) {
 	e.Seq = s.seq
 	e.Time = s.clock.Stamp()
 	if s.cur != nil {
+		// A step's events count against the timeline's size as they come
+		// (a rough measure; end measures the step exactly): past the limit
+		// they are dropped and the step is cut short.
+		s.curBytes += 256 + len(e.Reason)
+		if s.size.bytes+s.curBytes > s.opts.Limits.TimelineBytes {
+			s.overflow = true
+			return
+		}
 		s.cur.Events = append(s.cur.Events, e)
 	}
 	if e.Action == timeline.ActionFailed && e.Policy != "" {
@@ -177,6 +190,7 @@ func (s *Session) begin(stepName, operation, summary string) {
 	}
 	s.touched = nil
 	clear(s.isTouched)
+	s.curBytes = 0
 }
 
 // end lets Kyverno react, runs the background scan when its interval has
@@ -189,6 +203,9 @@ func (s *Session) end() *timeline.Step {
 		step.Cluster = s.store.Snapshot() // shared, not copied: see timeline.Step.Cluster
 	}
 	for _, t := range s.touched {
+		if s.overflow {
+			break // the step is cut short: no more diffs to render
+		}
 		after, err := s.store.View(t.ref) // only rendered: no copy
 		if err != nil {
 			after = nil
@@ -205,13 +222,32 @@ func (s *Session) end() *timeline.Step {
 			ch.Change = timeline.ChangeUpdated
 		}
 		name := t.ref.String()
-		ch.Diff = source.Diff(name+" (before)", name+" (after)", s.yaml(t.before), s.yaml(after))
+		before, now := s.yaml(t.before), s.yaml(after)
+		_ = s.budget.Charge(int64(len(before)+len(now)), "the step's diffs") // overLimit stops the run
+		ch.Diff = source.Diff(name+" (before)", name+" (after)", before, now)
 		if after == nil {
 			delete(s.rendered, t.before.Ref())
+		}
+		s.curBytes += 128 + len(ch.Diff)
+		if s.size.bytes+s.curBytes > s.opts.Limits.TimelineBytes {
+			s.overflow = true
 		}
 		step.Changes = append(step.Changes, ch)
 	}
 	s.steps = append(s.steps, *step)
+	if !s.overflow {
+		if s.size.update(s.steps) > s.opts.Limits.TimelineBytes {
+			s.overflow = true
+			s.wouldBe = s.size.bytes
+			s.size.bytes -= s.size.last
+			s.size.steps--
+		}
+	} else {
+		s.wouldBe = s.size.bytes + s.curBytes
+	}
+	if s.overflow {
+		s.cutShort()
+	}
 	s.cur = nil
 	if auditStores {
 		if err := s.store.Audit(); err != nil {
@@ -227,6 +263,18 @@ func (s *Session) end() *timeline.Step {
 // happens between them, all at the same logical time here, so once a scan
 // changes nothing every later one would find the same cluster and change
 // nothing either: those are not run one by one, and the timeline says so.
+// cutShort replaces the last step, which made the timeline larger than
+// Limits.TimelineBytes, with its outline: what ran, and why the rest is not
+// recorded. The run then stops (overLimit), so the answer stays within the
+// limit, plus one short step.
+func (s *Session) cutShort() {
+	last := &s.steps[len(s.steps)-1]
+	*last = timeline.Step{Index: last.Index, StepName: last.StepName, Operation: last.Operation, Summary: last.Summary, Time: last.Time,
+		Events: []timeline.Event{}, Changes: []timeline.Change{}, Cluster: []resource.Object{},
+		Error: fmt.Sprintf("%v: this step would make the timeline larger than %d bytes, so what it did is not recorded", ErrLimit, s.opts.Limits.TimelineBytes)}
+	s.size.update(s.steps)
+}
+
 func (s *Session) scanIfDue() {
 	if s.clock.Now().Before(s.nextScan) {
 		return

@@ -47,7 +47,7 @@ const (
 	// Evaluation is the base cost of one expression evaluation.
 	Evaluation = 16
 	// Request is the base cost of processing one UpdateRequest.
-	Request = 256
+	Request = 4096
 	// Object is the cost of looking at one object in a scan or a list.
 	Object = 8
 	// Event is the base cost of recording one timeline event.
