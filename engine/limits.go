@@ -88,7 +88,7 @@ func (s *Session) overLimit() error {
 		return err
 	}
 	if err := s.budget.Err(); err != nil {
-		return fmt.Errorf("%w: %w", ErrLimit, err)
+		return generate.LimitError(err)
 	}
 	if n := s.store.Len(); n > l.Objects {
 		return fmt.Errorf("%w: the cluster holds %d objects; genplay allows at most %d", ErrLimit, n, l.Objects)
