@@ -189,6 +189,12 @@ func (c *Controller) Delete(user UserInfo, ref resource.Ref) error {
 			r := d.Object.Ref()
 			c.emit(timeline.ActorController, timeline.ActionDeleted, &r, nil, "", nil,
 				"garbage collection: every owner in its ownerReferences is gone")
+		case cluster.ActorCRDFinalizer:
+			r := d.Object.Ref()
+			c.emit(timeline.ActorAPIServer, timeline.ActionDeleted, &r, nil, "", nil,
+				"its CustomResourceDefinition was deleted: the API server's finalizer deletes every object of the kind, "+
+					"straight from storage, so no admission request reaches Kyverno's webhook")
+			continue
 		}
 		c.Admit(Request{Operation: OpDelete, OldObject: d.Object, User: who})
 	}
