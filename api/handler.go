@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -31,6 +32,8 @@ const (
 	DefaultMaxBodyBytes = 2*engine.MaxInputBytes + 64<<10
 	// DefaultTimeout bounds how long a request waits for a slot and its run.
 	DefaultTimeout = 20 * time.Second
+	// DefaultMaxQueue bounds the run requests waiting for a slot.
+	DefaultMaxQueue = 32
 	// DefaultFile names a scenario in diagnostics when the request does not.
 	DefaultFile = "scenario.yaml"
 	// maxFileName bounds the file name a request may give.
@@ -45,14 +48,23 @@ type Options struct {
 	MaxBodyBytes int64
 	// Timeout bounds how long a run request waits for a free slot plus its
 	// run (503 after it); zero means DefaultTimeout, negative means none.
-	// The engine cannot be interrupted: a run that outlives its request
-	// keeps its slot until it ends, so MaxConcurrent bounds the work in
-	// flight. cmd/worker sets none: js/wasm cannot preempt a run anyway,
-	// and a timer still pending when the per-request Go program exits
-	// throws "Go program has already exited" (syumai/workers-go#177).
+	// It is a wall-clock safety net on top of the engine's deterministic
+	// work budget (engine.Limits.Work): the run is cancelled through
+	// engine.Options.Context when the timeout passes or the client goes
+	// away, and stops at the engine's next budget check, freeing its slot.
+	// cmd/worker sets none: a timer still pending when the per-request Go
+	// program exits throws "Go program has already exited"
+	// (syumai/workers-go#177); the budget bounds its runs.
 	Timeout time.Duration
 	// MaxConcurrent bounds the runs executing at once; default GOMAXPROCS.
+	// A run request takes a slot before its body is read, so the bodies in
+	// memory are bounded by the slots too.
 	MaxConcurrent int
+	// MaxQueue bounds the run requests waiting for a slot; one more is
+	// answered 429 with Retry-After at once. Waiting requests hold no body
+	// (it is read once a slot is free), only a connection. Zero means
+	// DefaultMaxQueue; negative means none may wait.
+	MaxQueue int
 	// Logger receives recovered panics with their stacks; default slog.Default().
 	Logger *slog.Logger
 	// Run runs a scenario; default engine.Run. Tests replace it, for
@@ -82,6 +94,10 @@ func Handler(opts Options) http.Handler {
 		n = runtime.GOMAXPROCS(0)
 	}
 	s.slots = make(chan struct{}, n)
+	s.maxQueue = int64(opts.MaxQueue)
+	if opts.MaxQueue == 0 {
+		s.maxQueue = DefaultMaxQueue
+	}
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
@@ -111,10 +127,13 @@ type server struct {
 	maxBody int64
 	timeout time.Duration
 	slots   chan struct{}
-	logger  *slog.Logger
-	run     func(string, []byte, engine.Options) *timeline.Result
-	gallery func() ([]byte, error)
-	routes  map[string]route
+	// waiting counts the run requests waiting for a slot, up to maxQueue.
+	waiting  atomic.Int64
+	maxQueue int64
+	logger   *slog.Logger
+	run      func(string, []byte, engine.Options) *timeline.Result
+	gallery  func() ([]byte, error)
+	routes   map[string]route
 }
 
 type route struct {
@@ -192,8 +211,24 @@ func refuse(status int, format string, args ...any) error {
 
 func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	ctx := r.Context()
+	if s.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.timeout)
+		defer cancel()
+	}
+	// The slot comes first: a body waits in the client, not in memory.
+	release, err := s.acquire(ctx)
+	if err != nil {
+		var re *requestError
+		errors.As(err, &re)
+		w.Header().Set("Retry-After", "5")
+		writeError(w, re.status, re.msg)
+		return
+	}
 	file, data, opts, err := s.readRun(w, r)
 	if err != nil {
+		release()
 		var re *requestError
 		if errors.As(err, &re) {
 			writeError(w, re.status, re.msg)
@@ -202,13 +237,8 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	ctx := r.Context()
-	if s.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, s.timeout)
-		defer cancel()
-	}
-	res, err := s.execute(ctx, file, data, opts)
+	opts.Context = ctx
+	res, err := s.execute(ctx, release, file, data, opts)
 	switch {
 	case errors.Is(err, errPanic):
 		writeError(w, http.StatusInternalServerError, "internal error")
@@ -238,12 +268,39 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 	writeBytes(w, http.StatusOK, body)
 }
 
+// acquire waits for a run slot, within the bounded queue, and returns the
+// function that frees it: 429 when the queue is full, 503 when ctx ends
+// first.
+func (s *server) acquire(ctx context.Context) (release func(), err error) {
+	release = sync.OnceFunc(func() { <-s.slots })
+	select {
+	case s.slots <- struct{}{}:
+		return release, nil
+	default:
+	}
+	if s.waiting.Add(1) > s.maxQueue {
+		s.waiting.Add(-1)
+		return nil, refuse(http.StatusTooManyRequests, "too many runs are waiting: %d are running and %d waiting; retry later", cap(s.slots), s.maxQueue)
+	}
+	defer s.waiting.Add(-1)
+	select {
+	case s.slots <- struct{}{}:
+		return release, nil
+	case <-ctx.Done():
+		return nil, refuse(http.StatusServiceUnavailable, "too many runs in progress: retry later")
+	}
+}
+
 // readRun reads a run request in either form.
 func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte, engine.Options, error) {
 	var opts engine.Options
 	file, override, err := queryOptions(r.URL.Query())
 	if err != nil {
 		return "", nil, opts, err
+	}
+	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
+		return "", nil, opts, refuse(http.StatusUnsupportedMediaType,
+			"content-encoding %q: genplay reads the body as it comes; send it uncompressed", enc)
 	}
 	ct := r.Header.Get("Content-Type")
 	media := ""
@@ -258,6 +315,9 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte
 		body, err := readBody(w, r, s.maxBody)
 		if err != nil {
 			return "", nil, opts, err
+		}
+		if err := checkKeys(body); err != nil {
+			return "", nil, opts, fmt.Errorf("parse the JSON body: %w", err)
 		}
 		var req runRequest
 		dec := json.NewDecoder(bytes.NewReader(body))
@@ -307,6 +367,59 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte
 	}
 	opts.Override = override
 	return file, data, opts, nil
+}
+
+// checkKeys refuses a JSON text in which an object has the same key twice,
+// or two keys that differ only in case: encoding/json would take the last
+// one, or match a field case-insensitively, silently.
+func checkKeys(body []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	type frame struct {
+		object bool
+		keys   map[string]string // folded -> as written
+		key    bool              // the next string token is a key
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return nil // the decoder that follows reports it
+		}
+		top := len(stack) - 1
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{':
+				stack = append(stack, frame{object: true, keys: map[string]string{}, key: true})
+				continue
+			case '[':
+				stack = append(stack, frame{})
+				continue
+			default:
+				stack = stack[:top]
+			}
+		case string:
+			if top >= 0 && stack[top].object && stack[top].key {
+				folded := strings.ToLower(t)
+				if first, dup := stack[top].keys[folded]; dup {
+					if first == t {
+						return fmt.Errorf("key %q is given twice", t)
+					}
+					return fmt.Errorf("keys %q and %q differ only in case", first, t)
+				}
+				stack[top].keys[folded] = t
+				stack[top].key = false
+				continue
+			}
+		}
+		// A value ended: in an object, a key comes next.
+		if top = len(stack) - 1; top >= 0 && stack[top].object {
+			stack[top].key = true
+		}
+	}
 }
 
 // queryOptions reads the query parameters of a run request.
@@ -377,21 +490,18 @@ var (
 	errPanic = errors.New("internal error")
 )
 
-// execute runs a scenario in a slot, giving up waiting when ctx ends. A
-// panic in the engine is recovered, logged and returned as errPanic.
-func (s *server) execute(ctx context.Context, file string, data []byte, opts engine.Options) (*timeline.Result, error) {
-	select {
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
-		return nil, errors.New("too many runs in progress: retry later")
-	}
+// execute runs a scenario in the slot release frees, giving up waiting
+// when ctx ends (the run itself then stops at its next budget check, see
+// engine.Options.Context). A panic in the engine is recovered, logged and
+// returned as errPanic.
+func (s *server) execute(ctx context.Context, release func(), file string, data []byte, opts engine.Options) (*timeline.Result, error) {
 	type outcome struct {
 		res *timeline.Result
 		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		defer func() { <-s.slots }()
+		defer release()
 		defer func() {
 			if p := recover(); p != nil {
 				s.logPanic("run "+file, p)
@@ -406,13 +516,21 @@ func (s *server) execute(ctx context.Context, file string, data []byte, opts eng
 	}()
 	select {
 	case o := <-done:
+		if o.err == nil && ctx.Err() != nil {
+			return nil, stopped(ctx, s.timeout)
+		}
 		return o.res, o.err
 	case <-ctx.Done():
-		if s.timeout <= 0 {
-			return nil, fmt.Errorf("the run was abandoned: %w", ctx.Err())
-		}
-		return nil, fmt.Errorf("the run did not finish within %s", s.timeout)
+		return nil, stopped(ctx, s.timeout)
 	}
+}
+
+// stopped says why a run was given up.
+func stopped(ctx context.Context, timeout time.Duration) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) && timeout > 0 {
+		return fmt.Errorf("the run did not finish within %s", timeout)
+	}
+	return fmt.Errorf("the run was abandoned: %w", ctx.Err())
 }
 
 // inputError reports whether the scenario could not be run at all (the

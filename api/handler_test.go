@@ -153,9 +153,9 @@ func TestRunReportsInputErrorsWithTheLine(t *testing.T) {
 		body        []byte
 		want        string
 	}{
-		{"a YAML syntax error names scenario.yaml and its line", "/api/v1/run", "text/yaml", []byte(brokenScenario), "scenario.yaml:8"},
-		{"the file query parameter names the file", "/api/v1/run?file=docs/broken.yaml", "", []byte(brokenScenario), "docs/broken.yaml:8"},
-		{"a JSON request's file names the file", "/api/v1/run", "application/json", jsonBody(t, map[string]string{"scenario": brokenScenario, "file": "j.yaml"}), "j.yaml:8"},
+		{"a YAML syntax error names scenario.yaml and its line", "/api/v1/run", "text/yaml", []byte(brokenScenario), "scenario.yaml:8:5"},
+		{"the file query parameter names the file", "/api/v1/run?file=docs/broken.yaml", "", []byte(brokenScenario), "docs/broken.yaml:8:5"},
+		{"a JSON request's file names the file", "/api/v1/run", "application/json", jsonBody(t, map[string]string{"scenario": brokenScenario, "file": "j.yaml"}), "j.yaml:8:5"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,7 +20,11 @@
 //
 //   - Time is logical. Kyverno reacts within the step that caused the
 //     reaction; a chainsaw sleep advances the clock, and crossing Kyverno's
-//     BACKGROUND_SCAN_INTERVAL (1h) runs the periodic background scan.
+//     BACKGROUND_SCAN_INTERVAL (1h) runs the periodic background scan. A
+//     sleep that crosses many intervals runs the scans one after the other
+//     only until one changes nothing: the scans are level-based and nothing
+//     else happens between them, so the later ones would change nothing
+//     either; the timeline says how many were not run one by one.
 //     Conformance tests that assert a state seconds after an action, before
 //     a real Kyverno would have acted, can therefore disagree (SEMANTICS.md).
 //   - There is no real webhook and no RBAC enforcement for users: userInfo
@@ -39,8 +43,15 @@
 //     nothing, then drops it).
 //   - The API server has no managedFields, finalizers, terminating phase
 //     or status subresources; deletes are immediate and
-//     cascades (a Namespace's contents, ownerReference garbage collection)
-//     happen in the same step. Numbers are JSON numbers (float64).
+//     cascades (a Namespace's contents, ownerReference garbage collection,
+//     the custom resources of a deleted CustomResourceDefinition) happen
+//     in the same step. The custom resources a CRD's deletion removes
+//     reach no admission webhook (the API server's finalizer deletes them
+//     from storage), as in a cluster; their kind stays served afterwards,
+//     where a real API server stops serving it. default, kube-system and
+//     kube-public cannot be deleted (the API server's NamespaceLifecycle
+//     message), and an established CRD's scope, kind, group and plural are
+//     immutable, so no object is ever stored under two scopes. Numbers are JSON numbers (float64).
 //     Server-side apply is modelled per downstream by remembering what
 //     Kyverno's "generate" field manager applied last.
 //   - genplay test reads chainsaw's Configuration for what changes which
@@ -56,12 +67,23 @@
 //   - "orphaned: true" under generate is read as
 //     orphanDownstreamOnPolicyDelete: true, as some tutorials write it; a
 //     real cluster rejects the unknown field. The timeline says so.
-//   - Work is bounded (Limits, DefaultLimits): past a step's
-//     RequestsPerReconcile Kyverno's queue is dropped with a "did not
-//     converge" event; past the run's limits (steps, operations, objects,
-//     timeline size, UpdateRequests) the run stops with an error
-//     diagnostic; a foreach list longer than ForEachElements fails its
+//   - Work is bounded (Limits, DefaultLimits), deterministically: a run
+//     has a work budget (Limits.Work, package engine/internal/budget)
+//     that JMESPath evaluation, regular expressions, wildcards, condition
+//     operators, foreach, scans, the reconcile loop and jq draw from;
+//     running out fails the rule at work and stops the run with a
+//     diagnostic that says what ran out and where. A chain of generated
+//     triggers deeper than ChainDepth is dropped with a "did not converge"
+//     event (a wide fan-out of one event is not limited); past the run's
+//     other limits (steps, operations, objects, the timeline's size as
+//     written, UpdateRequests) the run stops with an error diagnostic, and
+//     the step that would make the timeline too large is recorded in
+//     outline only; a foreach list longer than ForEachElements fails its
 //     rule. Kyverno has no such limits: a real cluster would keep going.
+//     The adapters add a wall-clock safety net (Options.Context: the API's
+//     timeout and clients that go away, the CLI's time and memory
+//     watchdog; the browser terminates its worker), which is not
+//     deterministic and says so.
 //   - UpdateRequests are not objects in the cluster, except those a user
 //     creates, which Kyverno processes (and deletes once completed).
 //   - apiCall context entries are answered from the simulated cluster (GET

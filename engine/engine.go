@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"io/fs"
 
 	"github.com/genplay/genplay/engine/rbac"
@@ -24,6 +25,12 @@ type Options struct {
 	Install []scenario.Resource
 	// Limits bound the run's work; zero fields take DefaultLimits.
 	Limits Limits
+	// Context, when set, cancels the run once done: the adapters'
+	// wall-clock deadline and an HTTP client that went away. It is a safety
+	// net on top of Limits.Work, checked as work is charged; a cancelled run
+	// stops with a diagnostic that says so, and where it stops depends on
+	// the machine.
+	Context context.Context
 	// Permissions is what Kyverno's background controller may manage, for
 	// the permission check of policy validation (package rbac); empty means
 	// PermissionsChart.
@@ -56,18 +63,27 @@ type Limits struct {
 	// step records the whole cluster and a diff of what changed, so a big
 	// object times many steps would otherwise make a huge answer.
 	TimelineBytes int
-	// RequestsPerReconcile bounds the UpdateRequests Kyverno processes after
-	// one operation; past it the step ends with a "did not converge" event.
-	RequestsPerReconcile int
+	// ChainDepth bounds how deep a chain of generated triggers may go (a
+	// request caused by a write Kyverno made while processing another is
+	// one deeper); past it the step ends with a "did not converge" event.
+	// How many requests one event causes is not limited by it.
+	ChainDepth int
 	// Requests bounds the UpdateRequests of the whole run.
 	Requests int
 	// ForEachElements bounds the elements of one generate foreach list.
 	ForEachElements int
+	// Work is the run's deterministic work budget, in the units of package
+	// engine/internal/budget (about one step over one byte or value of
+	// input): expression evaluation, regular expressions, wildcards,
+	// foreach, scans, the reconcile loop and jq draw from it. Running out
+	// fails the rule at work and stops the run with a diagnostic that says
+	// what ran out and where.
+	Work int64
 }
 
 // DefaultLimits are the limits a zero Limits field takes.
 var DefaultLimits = Limits{Steps: 500, Operations: 2000, Objects: 2000, TimelineBytes: 16 << 20,
-	RequestsPerReconcile: 100, Requests: 5000, ForEachElements: 1000}
+	ChainDepth: 6, Requests: 5000, ForEachElements: 1000, Work: 50_000_000}
 
 // Permissions is a profile of what Kyverno's background controller may
 // manage (package rbac), for Options.Permissions.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -60,9 +61,7 @@ func TestYAMLIsReadAsKubernetesReadsIt(t *testing.T) {
 	scalars := []string{"on", "off", "On", "ON", "no", "No", "NO", "y", "Y", "n", "N", "yes", "Yes", "true", "True", "FALSE",
 		"~", "null", "Null", "0x1F", "0o17", "017", "0b101", "1_000", "+12", "-0", "00", "09", ".inf", "-.Inf", ".nan",
 		"1e400", "1e3", "1.0", "0.", ".5", "+.5", "1e", "12:30", "190:20:30", "2024-01-01", "=", "<<", "'on'", `"no"`,
-		"0x_1F", "1__0", "!!str on", "!!bool yes", "!!int 017", "!!float 1"}
-	// Known difference, reported to engine/source: "!!binary aGVsbG8="
-	// is "hello" for Kubernetes and stays "aGVsbG8=" in genplay.
+		"0x_1F", "1__0", "!!str on", "!!bool yes", "!!int 017", "!!float 1", "!!binary aGVsbG8=", "!!binary '%%%'"}
 	for _, s := range scalars {
 		t.Run(fmt.Sprintf("%s as a value and as a key", s), func(t *testing.T) {
 			in := []byte("k: " + s + "\n" + s + ": v\n")
@@ -79,4 +78,74 @@ func TestYAMLIsReadAsKubernetesReadsIt(t *testing.T) {
 			assert.JSONEq(t, string(want), string(got))
 		})
 	}
+}
+
+// TestRunawayWorkIsBounded runs the inputs that cause a lot of work from
+// little input: each ends with what it must say, within a bounded number
+// of bytes allocated and a bounded answer. It logs the table row of
+// docs/hardening.md (time and peak heap are measurements, not assertions).
+func TestRunawayWorkIsBounded(t *testing.T) {
+	for _, in := range hostile.Runaway() {
+		t.Run(in.Name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			peak := watchPeakHeap()
+			start := time.Now()
+			res := Run("runaway.yaml", in.Data, Options{})
+			elapsed := time.Since(start)
+			high := peak()
+			runtime.ReadMemStats(&after)
+			out, err := timeline.Marshal(res)
+			require.NoError(t, err)
+			for _, d := range res.Diagnostics {
+				assert.NotContains(t, d.Message, "internal error", "no panic")
+			}
+			assert.Contains(t, string(out), in.Want)
+			assert.LessOrEqual(t, len(out), DefaultLimits.TimelineBytes+1<<20, "the answer stays within the timeline limit")
+			alloc := after.TotalAlloc - before.TotalAlloc
+			assert.LessOrEqual(t, alloc, uint64(1<<30), "bytes allocated")
+			t.Logf("| %s | %d B in | %s | %.2f s | peak heap %d MB, %d MB allocated, answer %d KB |",
+				in.Name, len(in.Data), runOutcome(res), elapsed.Seconds(), high>>20, alloc>>20, len(out)>>10)
+		})
+	}
+}
+
+// runOutcome is a short description of how a run ended, for the log.
+func runOutcome(res *timeline.Result) string {
+	if errs := errorDiagnostics(res); len(errs) > 0 {
+		msg := errs[len(errs)-1]
+		if len(msg) > 160 {
+			msg = msg[:160] + "…"
+		}
+		return msg
+	}
+	if res.Passed {
+		return fmt.Sprintf("passed, %d steps", len(res.Steps))
+	}
+	return fmt.Sprintf("failed, %d steps", len(res.Steps))
+}
+
+// watchPeakHeap samples the heap until the returned function is called,
+// which returns the highest HeapAlloc seen.
+func watchPeakHeap() func() uint64 {
+	done := make(chan uint64)
+	stop := make(chan struct{})
+	go func() {
+		var peak uint64
+		var m runtime.MemStats
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			runtime.ReadMemStats(&m)
+			peak = max(peak, m.HeapAlloc)
+			select {
+			case <-stop:
+				done <- peak
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() uint64 { close(stop); return <-done }
 }

@@ -1,9 +1,15 @@
 package engine
 
 import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/budget"
+	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
@@ -26,23 +32,25 @@ func (l Limits) orDefault() Limits {
 		return def
 	}
 	return Limits{
-		Steps:                pick(l.Steps, d.Steps),
-		Operations:           pick(l.Operations, d.Operations),
-		Objects:              pick(l.Objects, d.Objects),
-		TimelineBytes:        pick(l.TimelineBytes, d.TimelineBytes),
-		RequestsPerReconcile: pick(l.RequestsPerReconcile, d.RequestsPerReconcile),
-		Requests:             pick(l.Requests, d.Requests),
-		ForEachElements:      pick(l.ForEachElements, d.ForEachElements),
+		Steps:           pick(l.Steps, d.Steps),
+		Operations:      pick(l.Operations, d.Operations),
+		Objects:         pick(l.Objects, d.Objects),
+		TimelineBytes:   pick(l.TimelineBytes, d.TimelineBytes),
+		ChainDepth:      pick(l.ChainDepth, d.ChainDepth),
+		Requests:        pick(l.Requests, d.Requests),
+		ForEachElements: pick(l.ForEachElements, d.ForEachElements),
+		Work:            cmp.Or(max(l.Work, 0), d.Work),
 	}
 }
 
 // generate returns the controller's share of the limits.
-func (l Limits) generate() generate.Options {
+func (l Limits) generate(b *budget.Budget) generate.Options {
 	return generate.Options{
-		MaxRequestsPerReconcile: l.RequestsPerReconcile,
-		MaxRequests:             l.Requests,
-		MaxObjects:              l.Objects,
-		MaxForEachElements:      l.ForEachElements,
+		Budget:             b,
+		MaxChainDepth:      l.ChainDepth,
+		MaxRequests:        l.Requests,
+		MaxObjects:         l.Objects,
+		MaxForEachElements: l.ForEachElements,
 	}
 }
 
@@ -79,64 +87,106 @@ func (s *Session) overLimit() error {
 	if err := s.ctrl.Exhausted(); err != nil {
 		return err
 	}
+	if err := s.budget.Err(); err != nil {
+		return generate.LimitError(err)
+	}
 	if n := s.store.Len(); n > l.Objects {
 		return fmt.Errorf("%w: the cluster holds %d objects; genplay allows at most %d", ErrLimit, n, l.Objects)
 	}
 	if n := len(s.steps); n >= l.Operations {
 		return fmt.Errorf("%w: the run recorded %d timeline steps; genplay records at most %d", ErrLimit, n, l.Operations)
 	}
-	if n := s.size.update(s.steps); n > l.TimelineBytes {
-		return fmt.Errorf("%w: the timeline would be about %d bytes; genplay records at most %d (each step records the whole cluster: use fewer steps or smaller objects)",
+	n := s.size.update(s.steps)
+	if s.overflow {
+		n = max(n, s.wouldBe)
+	}
+	if n > l.TimelineBytes || s.overflow {
+		return fmt.Errorf("%w: the timeline would be %d bytes; genplay records at most %d (each step records the whole cluster: use fewer steps or smaller objects)",
 			ErrLimit, n, l.TimelineBytes)
 	}
 	return nil
 }
 
-// timelineSize estimates the timeline's JSON size incrementally.
+// timelineSize measures the timeline as timeline.Marshal writes it: the
+// bytes of every recorded step, indented as in the answer. An object's
+// rendering is measured once per version (the steps share unchanged
+// objects), so the cost is that of rendering each version once.
 type timelineSize struct {
-	steps int // steps counted so far
-	bytes int
+	steps   int // steps measured so far
+	bytes   int
+	last    int // the size of the last step measured
+	objects map[resource.Ref]objectSize
+	buf     bytes.Buffer
 }
 
-// update counts the steps not counted yet and returns the estimate.
+type objectSize struct {
+	uid, resourceVersion string
+	bytes                int
+}
+
+// Indentation of a step and of a cluster object in timeline.Marshal's
+// output: {"steps": [ {"cluster": [ {...
+const (
+	stepIndent   = "    "
+	objectIndent = "        "
+)
+
+// update measures the steps not measured yet and returns the total.
 func (t *timelineSize) update(steps []timeline.Step) int {
 	for ; t.steps < len(steps); t.steps++ {
-		st := &steps[t.steps]
-		t.bytes += 200 + len(st.Summary) + len(st.StepName) + len(st.Error)
-		for _, o := range st.Cluster {
-			t.bytes += jsonSize(map[string]any(o))
-		}
-		for _, ch := range st.Changes {
-			t.bytes += 100 + len(ch.Diff)
-		}
-		for _, e := range st.Events {
-			t.bytes += 200 + len(e.Reason)
-		}
+		t.last = t.step(&steps[t.steps])
+		t.bytes += t.last
 	}
 	return t.bytes
 }
 
-// jsonSize estimates the JSON size of a JSON-shaped value; its cost is the
-// number of nodes, not of bytes.
-func jsonSize(v any) int {
-	switch x := v.(type) {
-	case map[string]any:
-		n := 2
-		for k, e := range x {
-			n += len(k) + 4 + jsonSize(e)
-		}
+// step is the size of one step in the answer, with its separator.
+func (t *timelineSize) step(st *timeline.Step) int {
+	bare := *st
+	bare.Cluster = nil
+	n := len(stepIndent) + t.marshal(&bare, stepIndent) + len(",\n")
+	if st.Cluster == nil {
 		return n
-	case []any:
-		n := 2
-		for _, e := range x {
-			n += 2 + jsonSize(e)
-		}
-		return n
-	case string:
-		return len(x) + 2
-	default:
-		return 8
 	}
+	n -= len("null")
+	if len(st.Cluster) == 0 {
+		return n + len("[]")
+	}
+	// "[\n", the objects each with ",\n" (the last with "\n" only), "]"
+	// indented as the step's fields.
+	n += len("[\n") - 1 + len(stepIndent) + len("  ]")
+	for _, o := range st.Cluster {
+		n += len(objectIndent) + t.object(o) + len(",\n")
+	}
+	return n
+}
+
+func (t *timelineSize) object(o resource.Object) int {
+	ref, uid, rv := o.Ref(), o.UID(), o.ResourceVersion()
+	if c, ok := t.objects[ref]; ok && rv != "" && c.uid == uid && c.resourceVersion == rv {
+		return c.bytes
+	}
+	n := t.marshal(map[string]any(o), objectIndent)
+	if rv != "" {
+		if t.objects == nil {
+			t.objects = map[resource.Ref]objectSize{}
+		}
+		t.objects[ref] = objectSize{uid: uid, resourceVersion: rv, bytes: n}
+	}
+	return n
+}
+
+// marshal is the length of v as timeline.Marshal renders it at prefix,
+// without the final newline.
+func (t *timelineSize) marshal(v any, prefix string) int {
+	t.buf.Reset()
+	enc := json.NewEncoder(&t.buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
+		return 0 // timeline.Marshal reports it
+	}
+	return t.buf.Len() - 1
 }
 
 // limited reports whether a limit has stopped the run; the first time, it
@@ -159,4 +209,14 @@ func (r *runner) limited(pos source.Pos) bool {
 	}
 	r.diag(pos, "run stopped: "+err.Error())
 	return true
+}
+
+// newBudget returns the run's work budget: Limits.Work units, cancelled
+// by Options.Context.
+func newBudget(opts Options) *budget.Budget {
+	ctx := opts.Context
+	if ctx == nil {
+		return budget.New(opts.Limits.Work, nil, nil)
+	}
+	return budget.New(opts.Limits.Work, ctx.Done(), func() error { return context.Cause(ctx) })
 }

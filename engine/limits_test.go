@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -111,11 +112,14 @@ func TestARunawayChainOfGeneratedTriggersEndsWithDidNotConverge(t *testing.T) {
 	assert.Equal(t, timeline.ActorKyverno, stopped[0].Actor)
 	assert.Contains(t, stopped[0].Reason, "skipBackgroundRequests: false")
 	assert.Equal(t, stopped[0], last.Events[len(last.Events)-1], "the event ends the step")
-	// Every processed UpdateRequest created one ConfigMap: the work is the
-	// per-reconcile budget, not the (unbounded) chain.
+	// Every processed UpdateRequest created one ConfigMap, and each
+	// ConfigMap queued two more, one level deeper: the work is the chain's
+	// depth limit (2 + 4 + ... + 2^ChainDepth requests), not the
+	// (unbounded) chain.
 	created := countEvents(res, timeline.ActorKyverno, timeline.ActionCreated)
-	assert.Equal(t, DefaultLimits.RequestsPerReconcile, created)
-	assert.LessOrEqual(t, len(last.Cluster), DefaultLimits.RequestsPerReconcile+20)
+	assert.Equal(t, 1<<(DefaultLimits.ChainDepth+1)-2, created)
+	assert.Contains(t, stopped[0].Reason, fmt.Sprintf("%d UpdateRequests deep", DefaultLimits.ChainDepth))
+	assert.LessOrEqual(t, len(last.Cluster), created+20)
 }
 
 func TestLimitsEndARunWithAClearDiagnostic(t *testing.T) {
@@ -189,7 +193,7 @@ func TestLimitsEndARunWithAClearDiagnostic(t *testing.T) {
 		{
 			name:   "generated objects count against the object limit",
 			data:   scenarioYAML("chain-objects", chainPolicyStep()+seedStep("seed")),
-			limits: Limits{Objects: 60, RequestsPerReconcile: 1000},
+			limits: Limits{Objects: 60, ChainDepth: 100},
 			want:   "the cluster holds 60 objects (the most genplay allows)",
 			ran:    3,
 		},
@@ -204,7 +208,7 @@ func TestLimitsEndARunWithAClearDiagnostic(t *testing.T) {
 			name:   "a timeline over its size budget stops the run",
 			data:   scenarioYAML("big-objects", bigConfigMaps(1, 100_000)+manySteps(100)),
 			limits: Limits{TimelineBytes: 1 << 20},
-			want:   "the timeline would be about",
+			want:   "the timeline would be",
 			ran:    12,
 		},
 	}
@@ -286,4 +290,30 @@ func TestATestWithoutOperationsAnswersAnEmptyStepList(t *testing.T) {
 	out, err := timeline.Marshal(res)
 	require.NoError(t, err)
 	assert.Contains(t, string(out), `"steps": []`, "the contract: steps is a list, never null")
+}
+
+// TestTheTimelineSizeIsWhatMarshalWrites checks the size limit measures the
+// answer itself, indentation included, not an estimate of it.
+func TestTheTimelineSizeIsWhatMarshalWrites(t *testing.T) {
+	for _, name := range []string{"runaway-chain.yaml", "netpol-sync.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("testdata", "scenarios", name))
+			require.NoError(t, err)
+			tests, diags := scenario.Parse(name, data)
+			require.False(t, diags.HasErrors(), "%v", diags)
+			r := &runner{s: NewSession(Options{}), t: tests[0]}
+			r.res = &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Passed: true}
+			r.run()
+			r.res.Steps = r.s.steps
+			r.res.Diagnostics = []timeline.Diagnostic{}
+			full, err := timeline.Marshal(r.res)
+			require.NoError(t, err)
+			r.res.Steps = []timeline.Step{}
+			empty, err := timeline.Marshal(r.res)
+			require.NoError(t, err)
+			var size timelineSize
+			// "[]" becomes "[\n" + the steps (each with ",\n") - 1 + "  ]".
+			assert.Equal(t, len(full)-len(empty)-2, size.update(r.s.steps))
+		})
+	}
 }

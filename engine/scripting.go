@@ -3,6 +3,8 @@ package engine
 import (
 	"time"
 
+	"github.com/genplay/genplay/engine/internal/budget"
+
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/kubectl"
@@ -60,3 +62,4 @@ func (x scriptSession) End() *timeline.Step         { return x.r.s.end() }
 func (x scriptSession) Current() *timeline.Step     { return x.r.s.cur }
 func (x scriptSession) Event(e timeline.Event)      { x.r.s.Event(e) }
 func (x scriptSession) Limited(pos source.Pos) bool { return x.r.limited(pos) }
+func (x scriptSession) Budget() *budget.Budget      { return x.r.s.budget }

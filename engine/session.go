@@ -9,6 +9,7 @@ import (
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
@@ -57,6 +58,13 @@ type Session struct {
 	skipSnapshots bool
 	// size tracks the timeline's size against Limits (limits.go).
 	size timelineSize
+	// budget is the run's work budget (Limits.Work, Options.Context).
+	budget *budget.Budget
+	// curBytes roughly measures the current step's events; overflow is set
+	// once a step would make the timeline larger than Limits.TimelineBytes.
+	curBytes int
+	overflow bool
+	wouldBe  int // the timeline's size had the step been recorded
 }
 
 type touch struct {
@@ -100,7 +108,8 @@ func NewSession(opts Options) *Session {
 	if auditStores {
 		s.store.EnableAudit()
 	}
-	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now}), s, opts.Limits.generate())
+	s.budget = newBudget(opts)
+	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 	}
@@ -113,10 +122,19 @@ func (s *Session) Store() *cluster.Store { return s.store }
 
 // Event implements generate.Recorder.
 func (s *Session) Event(e timeline.Event) {
+	_ = s.budget.Charge(budget.Event+int64(len(e.Reason)), "the timeline") // overLimit stops the run
 	s.seq++
 	e.Seq = s.seq
 	e.Time = s.clock.Stamp()
 	if s.cur != nil {
+		// A step's events count against the timeline's size as they come
+		// (a rough measure; end measures the step exactly): past the limit
+		// they are dropped and the step is cut short.
+		s.curBytes += 256 + len(e.Reason)
+		if s.size.bytes+s.curBytes > s.opts.Limits.TimelineBytes {
+			s.overflow = true
+			return
+		}
 		s.cur.Events = append(s.cur.Events, e)
 	}
 	if e.Action == timeline.ActionFailed && e.Policy != "" {
@@ -173,6 +191,7 @@ func (s *Session) begin(stepName, operation, summary string) {
 	}
 	s.touched = nil
 	clear(s.isTouched)
+	s.curBytes = 0
 }
 
 // end lets Kyverno react, runs the background scan when its interval has
@@ -185,6 +204,9 @@ func (s *Session) end() *timeline.Step {
 		step.Cluster = s.store.Snapshot() // shared, not copied: see timeline.Step.Cluster
 	}
 	for _, t := range s.touched {
+		if s.overflow {
+			break // the step is cut short: no more diffs to render
+		}
 		after, err := s.store.View(t.ref) // only rendered: no copy
 		if err != nil {
 			after = nil
@@ -201,13 +223,32 @@ func (s *Session) end() *timeline.Step {
 			ch.Change = timeline.ChangeUpdated
 		}
 		name := t.ref.String()
-		ch.Diff = source.Diff(name+" (before)", name+" (after)", s.yaml(t.before), s.yaml(after))
+		before, now := s.yaml(t.before), s.yaml(after)
+		_ = s.budget.Charge(int64(len(before)+len(now)), "the step's diffs") // overLimit stops the run
+		ch.Diff = source.Diff(name+" (before)", name+" (after)", before, now)
 		if after == nil {
 			delete(s.rendered, t.before.Ref())
+		}
+		s.curBytes += 128 + len(ch.Diff)
+		if s.size.bytes+s.curBytes > s.opts.Limits.TimelineBytes {
+			s.overflow = true
 		}
 		step.Changes = append(step.Changes, ch)
 	}
 	s.steps = append(s.steps, *step)
+	if !s.overflow {
+		if s.size.update(s.steps) > s.opts.Limits.TimelineBytes {
+			s.overflow = true
+			s.wouldBe = s.size.bytes
+			s.size.bytes -= s.size.last
+			s.size.steps--
+		}
+	} else {
+		s.wouldBe = s.size.bytes + s.curBytes
+	}
+	if s.overflow {
+		s.cutShort()
+	}
 	s.cur = nil
 	if auditStores {
 		if err := s.store.Audit(); err != nil {
@@ -217,13 +258,48 @@ func (s *Session) end() *timeline.Step {
 	return &s.steps[len(s.steps)-1]
 }
 
+// scanIfDue runs the periodic background scans whose time has come. A
+// sleep may cross many intervals; Kyverno's scans are level-based (each
+// re-reads the cluster and re-applies the same policies), and nothing else
+// happens between them, all at the same logical time here, so once a scan
+// changes nothing every later one would find the same cluster and change
+// nothing either: those are not run one by one, and the timeline says so.
+// cutShort replaces the last step, which made the timeline larger than
+// Limits.TimelineBytes, with its outline: what ran, and why the rest is not
+// recorded. The run then stops (overLimit), so the answer stays within the
+// limit, plus one short step.
+func (s *Session) cutShort() {
+	last := &s.steps[len(s.steps)-1]
+	*last = timeline.Step{Index: last.Index, StepName: last.StepName, Operation: last.Operation, Summary: last.Summary, Time: last.Time,
+		Events: []timeline.Event{}, Changes: []timeline.Change{}, Cluster: []resource.Object{},
+		Error: fmt.Sprintf("%v: this step would make the timeline larger than %d bytes, so what it did is not recorded", ErrLimit, s.opts.Limits.TimelineBytes)}
+	s.size.update(s.steps)
+}
+
 func (s *Session) scanIfDue() {
-	for !s.clock.Now().Before(s.nextScan) {
+	if s.clock.Now().Before(s.nextScan) {
+		return
+	}
+	due := int64(s.clock.Now().Sub(s.nextScan)/BackgroundScanInterval) + 1
+	s.nextScan = s.nextScan.Add(time.Duration(due) * BackgroundScanInterval)
+	prev := s.budget.SetPlace("the periodic background scan ran")
+	defer s.budget.SetPlace(prev)
+	for i := int64(0); i < due; i++ {
+		if s.budget.Charge(budget.Object*int64(s.store.Len()), "the background scan") != nil {
+			return // the run stops (overLimit)
+		}
+		before := s.store.Writes()
 		s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionNote,
 			Reason: "the periodic background scan ran (BACKGROUND_SCAN_INTERVAL, 1h by default): every generate policy is re-applied"})
 		s.ctrl.BackgroundScan()
 		s.ctrl.Reconcile()
-		s.nextScan = s.nextScan.Add(BackgroundScanInterval)
+		if rest := due - i - 1; rest > 0 && s.store.Writes() == before {
+			s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionNote, Reason: fmt.Sprintf(
+				"this sleep crosses %d more background scan intervals; genplay does not run those %d scans one by one: "+
+					"this scan changed nothing, and a scan is level-based (it re-reads the cluster and re-applies the same policies, "+
+					"with nothing else happening in between), so each of them would change nothing either", rest, rest)})
+			return
+		}
 	}
 }
 
@@ -455,6 +531,7 @@ func (s *Session) Remove(ref resource.Ref) error {
 
 // Sleep advances the logical clock; crossing the background scan interval
 // runs Kyverno's periodic reconcile.
+// A sleep that crosses many intervals costs at most a few scans (scanIfDue).
 func (s *Session) Sleep(d time.Duration) { s.clock.Advance(d) }
 
 // applyOverride forces synchronize/orphan on every generate rule of a policy object.

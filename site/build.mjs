@@ -19,6 +19,22 @@ mkdirSync(assets);
 const wasmName = `genplay-${hash(join(dist, 'genplay.wasm'))}.wasm`;
 renameSync(join(dist, 'genplay.wasm'), join(assets, wasmName));
 
+// The engine's Web Worker (a classic script: importScripts loads
+// wasm_exec.js in it); the loaders in app.js and embed.js name it.
+const worker = await esbuild.build({
+  entryPoints: { worker: 'src/worker.js' },
+  bundle: true,
+  format: 'iife',
+  target: ['chrome110', 'firefox115', 'safari16'],
+  minify: true,
+  sourcemap: 'linked',
+  outdir: assets,
+  entryNames: '[name]-[hash]',
+  metafile: true,
+  logLevel: 'warning',
+});
+const workerName = Object.keys(worker.metafile.outputs).map((p) => basename(p)).find((f) => f.endsWith('.js'));
+
 const result = await esbuild.build({
   entryPoints: { app: 'src/app.js' },
   bundle: true,
@@ -29,7 +45,7 @@ const result = await esbuild.build({
   outdir: assets,
   entryNames: '[name]-[hash]',
   loader: { '.yaml': 'text' },
-  define: { __GENPLAY_WASM__: JSON.stringify(wasmName) },
+  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
   metafile: true,
   logLevel: 'warning',
 });
@@ -47,7 +63,7 @@ const embed = await esbuild.build({
   outdir: assets,
   entryNames: '[name]-[hash]',
   loader: { '.css': 'text' },
-  define: { __GENPLAY_WASM__: JSON.stringify(wasmName) },
+  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
   metafile: true,
   logLevel: 'warning',
 });
@@ -73,4 +89,4 @@ const html = readFileSync('index.html', 'utf8')
   .replace('href="src/style.css"', `href="assets/${css}"`);
 writeFileSync(join(dist, 'index.html'), html);
 copyFileSync('favicon.svg', join(dist, 'favicon.svg'));
-console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, embed.js -> assets/${embedJS}, docs/`);
+console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/`);

@@ -204,7 +204,7 @@ func TestEmbedDocsPage(t *testing.T) {
 
 	t.Run("a player restarts a crashed engine and runs again", func(t *testing.T) {
 		p.t = t
-		require.Empty(t, eval[string](p, `__genplayWasm.injectFault('exit')`))
+		require.Empty(t, evalAwait[string](p, `genplay.injectFault('exit')`))
 		orphan.choose("false")
 		assert.Equal(t, "ready", eval[string](p, orphan.host()+`.dataset.genplay`), orphan.text(".status"))
 		assert.False(t, eval[bool](p, `genplay.crashed`))

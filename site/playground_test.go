@@ -262,7 +262,7 @@ func TestRunMatchesCLI(t *testing.T) {
 				p.t = t
 				native, err := json.Marshal(engine.Run("chainsaw-test.yaml", e.Text, opts))
 				require.NoError(t, err)
-				browser := eval[string](p, fmt.Sprintf(`JSON.stringify(genplay.run(%s, %s))`, js(string(e.Text)), jsOpts))
+				browser := evalAwait[string](p, fmt.Sprintf(`genplay.run(%s, %s).then(JSON.stringify)`, js(string(e.Text)), jsOpts))
 				var want, got any
 				require.NoError(t, json.Unmarshal(native, &want))
 				require.NoError(t, json.Unmarshal([]byte(browser), &got))
@@ -274,7 +274,7 @@ func TestRunMatchesCLI(t *testing.T) {
 	t.Run("bad arguments come back as diagnostics", func(t *testing.T) {
 		p.t = t
 		for _, call := range []string{`genplay.run(42)`, `genplay.run()`, `genplay.run("x", {nope: 1})`, `genplay.run("x", {override: {synchronize: "yes"}})`} {
-			msg := eval[string](p, call+`.diagnostics[0].message`)
+			msg := evalAwait[string](p, call+`.then((r) => r.diagnostics[0].message)`)
 			assert.NotEmpty(t, msg, call)
 		}
 		assert.NotEmpty(t, eval[string](p, `genplay.version`))

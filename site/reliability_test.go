@@ -33,7 +33,7 @@ func evalAwait[T any](p *page, expr string) T {
 // wasm/doc.go); it fails the test if the engine refuses.
 func (p *page) injectFault(name string) {
 	p.t.Helper()
-	require.Empty(p.t, eval[string](p, fmt.Sprintf(`__genplayWasm.injectFault(%s)`, js(name))))
+	require.Empty(p.t, evalAwait[string](p, fmt.Sprintf(`genplay.injectFault(%s)`, js(name))))
 }
 
 func (p *page) status() string {
@@ -116,8 +116,8 @@ func TestPlaygroundSurvivesEngineCrash(t *testing.T) {
 
 	t.Run("only known faults can be armed", func(t *testing.T) {
 		p.t = t
-		assert.Contains(t, eval[string](p, `__genplayWasm.injectFault('segfault')`), "unknown fault")
-		assert.Contains(t, eval[string](p, `__genplayWasm.injectFault(42)`), "must be a fault name")
+		assert.Contains(t, evalAwait[string](p, `genplay.injectFault('segfault')`), "unknown fault")
+		assert.Contains(t, evalAwait[string](p, `genplay.injectFault(42)`), "must be a fault name")
 	})
 }
 

@@ -7,8 +7,9 @@
 // # The JavaScript contract
 //
 // This is the one place the contract is written down. The page's loader
-// (site/src/genplay.js) instantiates genplay.wasm with the toolchain's
-// wasm_exec.js and defines:
+// (site/src/genplay.js) compiles genplay.wasm once and runs it in a Web
+// Worker (site/src/worker.js, which loads the toolchain's wasm_exec.js), so
+// a long run never freezes the page. It defines:
 //
 //	globalThis.genplay = {
 //	  version: string,          // "" until ready resolves, then the build's version
@@ -19,36 +20,55 @@
 //	      synchronize?: boolean | null,
 //	      orphanDownstreamOnPolicyDelete?: boolean | null,
 //	    },
-//	  }): Result,
+//	  }): Promise<Result>,      // runs are queued and answered in order
+//	  running: boolean,         // a run is being computed
+//	  deadlineMs: number,       // a run taking longer is stopped (default 20000)
+//	  stop(): Promise<boolean>, // stop the run in progress (false: none, or it cannot be stopped)
 //	  crashed: boolean,         // true once the Go program has died (a fatal
 //	                            // error no recover reaches) or trapped
 //	  restart(): Promise<void>, // a fresh engine from the compiled module;
 //	                            // resolves when run can be called again
+//	  injectFault(name): Promise<string>, // test-only, see below
 //	}
 //
-// run takes a scenario (a chainsaw Test, as `genplay run` takes) and returns
-// a plain object deep-equal to JSON.parse of what `genplay run -o json`
-// prints for the same text: the timeline.Result of
-// [github.com/genplay/genplay/engine/timeline]. It never throws: a bad
+// run takes a scenario (a chainsaw Test, as `genplay run` takes) and
+// resolves to a plain object deep-equal to JSON.parse of what `genplay run
+// -o json` prints for the same text: the timeline.Result of
+// [github.com/genplay/genplay/engine/timeline]. It never rejects: a bad
 // argument, an engine that is not ready, or a recovered Go panic also come
 // back as a Result whose diagnostics hold one error (an internal error's
 // message starts with "internal error:"). run is deterministic, so the
 // playground's interactive actions append chainsaw operations to the
 // scenario and run it again, and stepping back shows an earlier Step.
 //
+// Work is bounded twice. The engine's deterministic work budget
+// (engine.Limits.Work) ends a runaway run with a diagnostic, the same
+// bytes as natively. On top of it, a run that takes longer than deadlineMs,
+// or that stop() ends, is stopped by terminating the worker: the run (and
+// any queued after it) resolves to a Result with steps [] whose field
+// "stopped" is "deadline" or "user" and whose one diagnostic says so; a
+// fresh worker is started at once, and the page keeps the user's text. The
+// playground remembers a scenario that was stopped and does not run it
+// again on reload until the user presses Run. On a page of another origin
+// (a documentation page with embed.js) a Worker cannot be started from
+// genplay's origin, so the engine runs on the page's thread there and
+// stop() resolves false; the work budget still ends every run.
+//
 // A Go panic during run is recovered and reported as above, and the engine
 // keeps working. If the Go program itself dies (runtime fatal errors, a
-// panic on another goroutine, a wasm trap), run returns an internal error
-// whose message says the engine stopped, crashed becomes true, the loader
-// dispatches a "genplay:crash" event on globalThis, and restart() brings up
-// a new instance; the page keeps the user's text and decides when to run
-// again.
+// panic on another goroutine, a wasm trap), run resolves to an internal
+// error whose message says the engine stopped, crashed becomes true, the
+// loader dispatches a "genplay:crash" event on globalThis, and restart()
+// brings up a new instance; the page keeps the user's text and decides when
+// to run again.
 //
-// Below the loader, this program sets globalThis.__genplayWasm =
-// {version, run(text, optionsJSON) -> resultJSON, injectFault(name) -> error}
-// and then calls globalThis.__genplayOnReady() if the loader defined it.
-// Nothing else should use that private object. injectFault is test-only: it
-// arms [bridge.InjectFault] ("panic" or "exit") for the next run, so the
-// browser tests can prove the page survives both kinds of crash; it returns
-// "" or an error message. No scenario text or option can arm it.
+// Below the loader, inside the worker, this program sets
+// globalThis.__genplayWasm = {version, run(text, optionsJSON) -> resultJSON,
+// injectFault(name) -> error} and then calls globalThis.__genplayOnReady()
+// if the worker defined it. Nothing else should use that private object.
+// injectFault is test-only: genplay.injectFault passes it to the worker,
+// where it arms [bridge.InjectFault] ("panic" or "exit") for the next run,
+// so the browser tests can prove the page survives both kinds of crash; it
+// resolves to "" or an error message. No scenario text or option can arm
+// it.
 package main

@@ -15,7 +15,7 @@ import (
 func rootFS(abs string) (fsys fs.FS, fsPath string) {
 	vol := filepath.VolumeName(abs)
 	fsPath = strings.TrimPrefix(filepath.ToSlash(strings.TrimPrefix(abs, vol)), "/")
-	return os.DirFS(vol + string(filepath.Separator)), fsPath
+	return boundedFS{os.DirFS(vol + string(filepath.Separator))}, fsPath
 }
 
 // showFiles rewrites the file names of a run of the test at fsPath (in

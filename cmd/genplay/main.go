@@ -19,7 +19,8 @@ Usage:
   genplay help                                     show this help
 
 Exit codes: 0 success, 1 the scenario failed (an assertion or an operation), 2 bad usage or bad input,
-3 internal error in genplay (your input is kept).
+3 internal error in genplay, or a run stopped by a safety net: more than 2 minutes or 4 GiB of memory
+(your input is kept). Files are read only when regular and at most 2 MiB.
 `
 
 func main() {

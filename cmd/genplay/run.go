@@ -37,8 +37,11 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	if file == "-" {
 		data, err = io.ReadAll(io.LimitReader(stdin, engine.MaxInputBytes+1))
 		file = "<stdin>"
+		if err == nil && len(data) > maxFileBytes {
+			err = fmt.Errorf("standard input is larger than %d bytes, the most genplay reads", maxFileBytes)
+		}
 	} else {
-		data, err = os.ReadFile(file)
+		data, err = readInput(file)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay run: %v\n", err)
@@ -51,15 +54,21 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 			code = 3
 		}
 	}()
+	ctx, stop := guard()
+	defer stop()
 	// A test file's operations read the files next to it; standard input
 	// has no folder, so there an operation that names a file is an error.
 	var res *timeline.Result
 	if abs, err := filepath.Abs(file); err == nil && file != "<stdin>" {
 		fsys, fsPath := rootFS(abs)
-		res = runEngine(fsPath, data, engine.Options{Files: fsys})
+		res = runEngine(fsPath, data, engine.Options{Files: fsys, Context: ctx})
 		showFiles(res, fsPath, filepath.ToSlash(file))
 	} else {
-		res = runEngine(file, data, engine.Options{})
+		res = runEngine(file, data, engine.Options{Context: ctx})
+	}
+	if stoppedRun(ctx, stderr, "run") {
+		keepInput(stderr, file, data)
+		return 3
 	}
 	if *output == "json" {
 		out, err := timeline.Marshal(res)
@@ -147,13 +156,13 @@ func writeText(w io.Writer, res *timeline.Result, color bool) {
 		if d.Severity == "warning" {
 			c = yellow
 		}
-		fmt.Fprintf(w, "%s %s: %s\n", paint(c, d.Severity+":"), d.Where(), d.Message)
+		fmt.Fprintf(w, "%s %s: %s\n", paint(c, d.Severity+":"), printable(d.Where(), false), printable(d.Message, false))
 	}
 	if res.Test != "" {
-		fmt.Fprintf(w, "%s %s\n", paint(bold, "scenario"), res.Test)
+		fmt.Fprintf(w, "%s %s\n", paint(bold, "scenario"), printable(res.Test, false))
 	}
 	for _, st := range res.Steps {
-		fmt.Fprintf(w, "\n%s %s %s\n", paint(bold, fmt.Sprintf("[%d]", st.Index)), paint(bold, st.Summary), paint(dim, st.Time+" "+st.StepName))
+		fmt.Fprintf(w, "\n%s %s %s\n", paint(bold, fmt.Sprintf("[%d]", st.Index)), paint(bold, printable(st.Summary, false)), paint(dim, printable(st.Time+" "+st.StepName, false)))
 		for _, e := range st.Events {
 			actorColor := blue
 			if e.Actor == timeline.ActorKyverno {
@@ -161,20 +170,20 @@ func writeText(w io.Writer, res *timeline.Result, color bool) {
 			}
 			obj := ""
 			if e.Object != nil {
-				obj = " " + e.Object.String()
+				obj = " " + printable(e.Object.String(), false)
 			}
 			via := ""
 			if e.Policy != "" {
-				via = " (" + e.Policy
+				via = " (" + printable(e.Policy, false)
 				if e.Rule != "" {
-					via += ", rule " + e.Rule
+					via += ", rule " + printable(e.Rule, false)
 				}
 				via += ")"
 			}
-			fmt.Fprintf(w, "  %-8s %s%s%s: %s\n", paint(actorColor, e.Actor), actionText(e.Action, paint), obj, paint(dim, via), e.Reason)
+			fmt.Fprintf(w, "  %-8s %s%s%s: %s\n", paint(actorColor, e.Actor), actionText(e.Action, paint), obj, paint(dim, via), printable(e.Reason, false))
 		}
 		if st.Error != "" {
-			fmt.Fprintf(w, "  %s %s\n", paint(red, "error:"), st.Error)
+			fmt.Fprintf(w, "  %s %s\n", paint(red, "error:"), printable(st.Error, false))
 		}
 		if st.Check != nil {
 			if st.Check.Passed {
@@ -182,7 +191,7 @@ func writeText(w io.Writer, res *timeline.Result, color bool) {
 			} else {
 				fmt.Fprintf(w, "  %s\n", paint(red, "check failed:"))
 				for _, f := range st.Check.Failures {
-					fmt.Fprintf(w, "    %s\n", f)
+					fmt.Fprintf(w, "    %s\n", printable(f, false))
 				}
 			}
 		}
@@ -190,7 +199,7 @@ func writeText(w io.Writer, res *timeline.Result, color bool) {
 	fmt.Fprintln(w)
 	switch {
 	case res.Skipped != "":
-		fmt.Fprintf(w, "%s %s\n", paint(yellow, "SKIPPED"), res.Skipped)
+		fmt.Fprintf(w, "%s %s\n", paint(yellow, "SKIPPED"), printable(res.Skipped, false))
 	case res.Passed:
 		fmt.Fprintf(w, "%s %d steps\n", paint(green, "PASSED"), len(res.Steps))
 	default:

@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"time"
 
@@ -61,7 +63,7 @@ func serveHandler(dir string) http.Handler {
 
 // siteHandler serves the built site with the headers the playground needs.
 func siteHandler(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
+	files := http.FileServer(noListing{http.Dir(dir)})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
@@ -72,4 +74,29 @@ func siteHandler(dir string) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// noListing serves files and directories' index.html, never a listing of
+// a directory's contents.
+type noListing struct{ fs http.FileSystem }
+
+func (n noListing) Open(name string) (http.File, error) {
+	f, err := n.fs.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if info.IsDir() {
+		index, err := n.fs.Open(path.Join(name, "index.html"))
+		if err != nil {
+			f.Close()
+			return nil, fs.ErrNotExist
+		}
+		index.Close()
+	}
+	return f, nil
 }

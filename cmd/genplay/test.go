@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -38,6 +39,9 @@ type testOutcome struct {
 	// timeline is the run, for -v; file is the test's file.
 	timeline *timeline.Result
 	file     testFile
+	// stopped is set when a safety net (input.go: time, memory) stopped
+	// the run: genplay test then exits 3, not 1.
+	stopped bool
 }
 
 // testReport is `genplay test --json`'s output.
@@ -102,6 +106,12 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	} else {
 		writeReport(stdout, report)
 	}
+	for _, t := range report.Tests {
+		if t.stopped {
+			fmt.Fprintf(stderr, "genplay test: %s: %s (not a verdict on the test)\n", printable(t.Path, false), printable(t.Reason, false))
+			return 3
+		}
+	}
 	if report.Failed > 0 {
 		return 1
 	}
@@ -120,16 +130,16 @@ func writeReport(w io.Writer, report *testReport) {
 		perFile[t.Path]++
 	}
 	for _, t := range report.Tests {
-		line := strings.ToUpper(t.Status) + " " + t.Path
+		line := strings.ToUpper(t.Status) + " " + printable(t.Path, false)
 		if perFile[t.Path] > 1 {
-			line += " [" + t.Name + "]"
+			line += " [" + printable(t.Name, false) + "]"
 		}
 		if t.Reason != "" {
-			line += " (" + t.Reason + ")"
+			line += " (" + printable(t.Reason, false) + ")"
 		}
 		fmt.Fprintln(w, line)
 		for _, d := range t.detail {
-			fmt.Fprintln(w, "    "+strings.ReplaceAll(d, "\n", "\n    "))
+			fmt.Fprintln(w, "    "+strings.ReplaceAll(printable(d, true), "\n", "\n    "))
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", report.Passed, report.Failed, report.Skipped)
@@ -324,7 +334,7 @@ func classify(p string, config *scenario.Configuration) (string, error) {
 			return "chainsaw", nil
 		}
 	}
-	data, err := os.ReadFile(p)
+	data, err := readInput(p)
 	if err != nil {
 		return "", err
 	}
@@ -374,8 +384,16 @@ func (st *suite) runChainsawFile(f testFile) []testOutcome {
 			out = append(out, o)
 			continue
 		}
-		res := engine.RunTest(t, engine.Options{Files: st.fsys, Permissions: st.permissions, Install: st.install})
+		ctx, stop := guard()
+		res := engine.RunTest(t, engine.Options{Files: st.fsys, Permissions: st.permissions, Install: st.install, Context: ctx})
+		stoppedBy := context.Cause(ctx)
+		stop()
 		o.timeline = res
+		if stoppedBy != nil {
+			o.Status, o.Reason, o.stopped = statusFail, fmt.Sprintf("genplay stopped the run: %v", stoppedBy), true
+			out = append(out, o)
+			continue
+		}
 		switch {
 		case res.Skipped != "":
 			o.Status, o.Reason = statusSkip, relativize(f, res.Skipped)

@@ -2,6 +2,8 @@ package cluster
 
 import (
 	"encoding/base64"
+	"strconv"
+	"strings"
 
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -86,4 +88,33 @@ func (s *Store) registerCRD(o resource.Object) {
 		}
 		s.register(KindInfo{Group: group, Version: name, Kind: kind, Resource: plural, Namespaced: namespaced})
 	}
+}
+
+var crdGK = groupKind{group: "apiextensions.k8s.io", kind: "CustomResourceDefinition"}
+
+// crdKind is the group and kind a CustomResourceDefinition serves.
+func crdKind(o resource.Object) (groupKind, bool) {
+	group, kind := o.NestedString("spec", "group"), o.NestedString("spec", "names", "kind")
+	return groupKind{group: group, kind: kind}, group != "" && kind != ""
+}
+
+// crdImmutable is the apiextensions server's update validation of what an
+// established CRD may not change: its scope and kind (they decide where
+// and how its objects are stored; a scope change would leave the stored
+// objects under the wrong keys), and its group and plural (its name).
+func crdImmutable(old, updated resource.Object) []FieldError {
+	var causes []FieldError
+	for _, f := range [][]string{{"spec", "scope"}, {"spec", "names", "kind"}, {"spec", "group"}, {"spec", "names", "plural"}} {
+		was, now := old.NestedString(f...), updated.NestedString(f...)
+		if f[1] == "scope" && was == "" {
+			was = "Namespaced"
+		}
+		if f[1] == "scope" && now == "" {
+			now = "Namespaced"
+		}
+		if was != now {
+			causes = append(causes, FieldError{Type: "Invalid value", Field: strings.Join(f, "."), Value: strconv.Quote(now), Detail: "field is immutable"})
+		}
+	}
+	return causes
 }

@@ -17,14 +17,23 @@ const (
 	ActorUser                = "user"
 	ActorNamespaceController = "namespace-controller"
 	ActorGarbageCollector    = "garbage-collector"
+	// ActorCRDFinalizer deletes the custom resources of a deleted
+	// CustomResourceDefinition (the apiextensions server's finalizer,
+	// which writes to storage directly: no admission request).
+	ActorCRDFinalizer = "customresourcedefinition-finalizer"
 )
+
+// immortalNamespaces cannot be deleted (the NamespaceLifecycle admission
+// plugin).
+var immortalNamespaces = map[string]bool{"default": true, "kube-system": true, "kube-public": true}
 
 // Deletion is one object removed by Delete, and who removed it.
 type Deletion struct {
 	Object resource.Object
 	// Actor is ActorUser for the requested object, ActorNamespaceController
-	// for the contents of a deleted Namespace and ActorGarbageCollector for
-	// dependents whose owners are all gone.
+	// for the contents of a deleted Namespace, ActorGarbageCollector for
+	// dependents whose owners are all gone and ActorCRDFinalizer for the
+	// custom resources of a deleted CustomResourceDefinition.
 	Actor string
 }
 
@@ -115,6 +124,8 @@ type Store struct {
 	dependents map[string]entrySet // owner uid -> dependents
 
 	rv, uidSeq, nameSeq uint64
+	// writes counts every insert and removal (Writes).
+	writes uint64
 
 	audit *audit // nil unless EnableAudit
 }
@@ -236,6 +247,14 @@ func (s *Store) Kinds() []KindInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.kinds)
+}
+
+// Writes counts the store's changes so far (creates, updates, deletes):
+// equal counts before and after some work mean it changed nothing.
+func (s *Store) Writes() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.writes
 }
 
 // Len returns the number of stored objects.
@@ -384,6 +403,11 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	if causes := append(validateMeta(info, md), validateData(info, o)...); len(causes) > 0 {
 		return nil, false, invalid(info.Kind, name, causes)
 	}
+	if key.gk == crdGK {
+		if causes := crdImmutable(cur.obj, o); len(causes) > 0 {
+			return nil, false, invalid("CustomResourceDefinition.apiextensions.k8s.io", name, causes)
+		}
+	}
 	curMD := cur.obj.Metadata()
 	for _, f := range []string{"uid", "creationTimestamp", "generation", "resourceVersion"} {
 		if v, ok := curMD[f]; ok {
@@ -468,6 +492,9 @@ func (s *Store) Delete(ref resource.Ref) ([]Deletion, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.key.gk == namespaceGK && immortalNamespaces[e.key.name] {
+		return nil, forbidden(fmt.Sprintf("namespaces %q is forbidden: this namespace may not be deleted", e.key.name))
+	}
 	var out []Deletion
 	s.cascade(e, ActorUser, map[objKey]bool{}, &out)
 	s.clock.Tick()
@@ -480,6 +507,23 @@ func (s *Store) cascade(e *entry, actor string, deleting map[objKey]bool, out *[
 		for _, c := range s.byNS[e.key.name].sorted() {
 			if s.objects[c.key] == c && !deleting[c.key] {
 				s.cascade(c, ActorNamespaceController, deleting, out)
+			}
+		}
+	}
+	if gk, ok := crdKind(e.obj); ok && e.key.gk == crdGK {
+		// The CRD's finalizer deletes its custom resources first.
+		var crs []*entry
+		for _, c := range s.objects {
+			if c.key.gk == gk && !deleting[c.key] {
+				crs = append(crs, c)
+			}
+		}
+		slices.SortFunc(crs, func(a, b *entry) int {
+			return cmp.Or(cmp.Compare(a.key.namespace, b.key.namespace), cmp.Compare(a.key.name, b.key.name))
+		})
+		for _, c := range crs {
+			if s.objects[c.key] == c && !deleting[c.key] {
+				s.cascade(c, ActorCRDFinalizer, deleting, out)
 			}
 		}
 	}
@@ -721,6 +765,7 @@ func splitmix(x uint64) uint64 {
 }
 
 func (s *Store) insert(key objKey, o resource.Object) {
+	s.writes++
 	e := &entry{key: key, kind: s.kindID(key.gk), obj: o, uid: o.UID(), owners: ownerUIDs(o)}
 	s.objects[key] = e
 	byNS := s.byType[e.kind]
@@ -749,6 +794,7 @@ func (s *Store) insert(key objKey, o resource.Object) {
 }
 
 func (s *Store) remove(e *entry) {
+	s.writes++
 	key := e.key
 	delete(s.objects, key)
 	if byNS := s.byType[e.kind]; byNS != nil {

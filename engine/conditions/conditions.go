@@ -3,6 +3,7 @@ package conditions
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"strings"
 
 	"github.com/genplay/genplay/engine/resource"
@@ -171,6 +172,12 @@ func evaluateOne(e *variables.Evaluator, ctx any, c Condition) (bool, string, er
 	value, err := e.Substitute(ctx, c.Value)
 	if err != nil {
 		return false, "", fmt.Errorf("failed to substitute variables in condition value: %w", err)
+	}
+	// An operator compares every key with every value, wildcards included
+	// (O(pattern x text) each): the product of the sizes bounds its work.
+	const limit = 1 << 40
+	if err := e.Budget().Charge(budget.Size(key, limit)*budget.Size(value, limit), "condition operator "+op.name); err != nil {
+		return false, "", err
 	}
 	result := op.eval(key, value)
 	if c.Message != "" {

@@ -151,6 +151,7 @@ func (c *Controller) matchRequest(p *policy.Policy, rule *policy.Rule, v view, o
 		Operation:       v.operation,
 		Object:          obj,
 		PolicyNamespace: p.Namespace,
+		Budget:          c.opts.Budget,
 	}
 	if usesNamespaceSelector(rule) { // only a namespaceSelector reads them: spare the lookup and copy
 		r.NamespaceLabels = c.nsLabels(obj)

@@ -3,6 +3,7 @@ package generate
 import (
 	"errors"
 	"fmt"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"sort"
 	"strings"
 
@@ -59,8 +60,13 @@ type Recorder interface {
 
 // Options bound the controller's work.
 type Options struct {
-	// MaxRequestsPerReconcile stops a runaway chain of generated triggers.
-	MaxRequestsPerReconcile int
+	// MaxChainDepth stops a runaway chain of generated triggers: a request
+	// caused by a user's write (or a policy event, or a scan) is 1 deep, a
+	// request caused by a write Kyverno made while processing a request d
+	// deep is d+1 deep. Requests deeper than this are dropped with a "did
+	// not converge" event; a wide fan-out of one event (generateExisting
+	// over many namespaces, a policy with many rules) is not limited.
+	MaxChainDepth int
 	// MaxRequests bounds the UpdateRequests processed over the controller's
 	// life (a run); past it Reconcile processes nothing more and Exhausted
 	// reports why.
@@ -69,10 +75,15 @@ type Options struct {
 	MaxObjects int
 	// MaxForEachElements bounds the elements of one foreach list.
 	MaxForEachElements int
+	// Budget is the run's work budget (package budget); nil: unbounded.
+	// Processing a request, every foreach element and every expression
+	// charge it; once it is spent, Reconcile drops the queue and Exhausted
+	// reports it.
+	Budget *budget.Budget
 }
 
 // DefaultOptions are the limits used when a field is zero.
-var DefaultOptions = Options{MaxRequestsPerReconcile: 5000, MaxRequests: 50000, MaxObjects: 10000, MaxForEachElements: 1000}
+var DefaultOptions = Options{MaxChainDepth: 6, MaxRequests: 50000, MaxObjects: 10000, MaxForEachElements: 1000}
 
 // Controller is Kyverno's webhook, background controller and policy
 // controller for generate rules, over one simulated cluster.
@@ -96,12 +107,16 @@ type Controller struct {
 	// set once a run-wide limit (MaxRequests, MaxObjects) stopped Reconcile.
 	processed int
 	exhausted error
+	// depth is how deep the request being processed is (0 outside
+	// processing); tooDeep counts the requests dropped for MaxChainDepth
+	// since the last Reconcile reported them.
+	depth, tooDeep int
 }
 
 // New returns a controller over store.
 func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, rec Recorder, opts Options) *Controller {
-	if opts.MaxRequestsPerReconcile <= 0 {
-		opts.MaxRequestsPerReconcile = DefaultOptions.MaxRequestsPerReconcile
+	if opts.MaxChainDepth <= 0 {
+		opts.MaxChainDepth = DefaultOptions.MaxChainDepth
 	}
 	if opts.MaxRequests <= 0 {
 		opts.MaxRequests = DefaultOptions.MaxRequests
@@ -174,6 +189,12 @@ func (c *Controller) Delete(user UserInfo, ref resource.Ref) error {
 			r := d.Object.Ref()
 			c.emit(timeline.ActorController, timeline.ActionDeleted, &r, nil, "", nil,
 				"garbage collection: every owner in its ownerReferences is gone")
+		case cluster.ActorCRDFinalizer:
+			r := d.Object.Ref()
+			c.emit(timeline.ActorAPIServer, timeline.ActionDeleted, &r, nil, "", nil,
+				"its CustomResourceDefinition was deleted: the API server's finalizer deletes every object of the kind, "+
+					"straight from storage, so no admission request reaches Kyverno's webhook")
+			continue
 		}
 		c.Admit(Request{Operation: OpDelete, OldObject: d.Object, User: who})
 	}
@@ -224,35 +245,46 @@ func (c *Controller) policyByLabels(l map[string]string) *policy.Policy {
 }
 
 // Reconcile processes queued UpdateRequests until none is left. Processing
-// may queue more (a generated object that is itself a trigger); the chain
-// stops with a "did not converge" event after MaxRequestsPerReconcile.
+// may queue more (a generated object that is itself a trigger); a chain
+// deeper than MaxChainDepth stops with a "did not converge" event.
 func (c *Controller) Reconcile() {
 	for len(c.userRequests) > 0 {
 		ur := c.userRequests[0]
 		c.userRequests = c.userRequests[1:]
 		c.processUserRequest(ur)
 	}
-	processed := 0
+	defer c.reportTooDeep()
 	for len(c.queue) > 0 {
 		if c.limitReached() {
-			return
-		}
-		if processed >= c.opts.MaxRequestsPerReconcile {
-			c.emit(timeline.ActorKyverno, timeline.ActionFailed, nil, nil, "", nil, fmt.Sprintf(
-				"did not converge: %d UpdateRequests were processed in this step and %d more are queued; "+
-					"generated resources keep triggering generate rules (skipBackgroundRequests: false?). "+
-					"genplay dropped the rest", processed, len(c.queue)))
-			c.queue = nil
-			c.pending = map[string]bool{}
 			return
 		}
 		ur := c.queue[0]
 		c.queue = c.queue[1:]
 		delete(c.pending, ur.key())
-		processed++
 		c.processed++
+		prev := c.opts.Budget.SetPlace("Kyverno processed an UpdateRequest of policy " + ur.policy.Key() + ", rule " + ur.rule)
+		if err := c.opts.Budget.Charge(budget.Request, "the reconcile loop"); err != nil {
+			c.opts.Budget.SetPlace(prev)
+			continue // limitReached reports it
+		}
+		c.depth = ur.depth
 		c.process(ur)
+		c.depth = 0
+		c.opts.Budget.SetPlace(prev)
 	}
+}
+
+// reportTooDeep reports the requests dropped for MaxChainDepth, once per
+// Reconcile.
+func (c *Controller) reportTooDeep() {
+	if c.tooDeep == 0 {
+		return
+	}
+	c.emit(timeline.ActorKyverno, timeline.ActionFailed, nil, nil, "", nil, fmt.Sprintf(
+		"did not converge: a chain of generated triggers reached %d UpdateRequests deep "+
+			"(every resource Kyverno generated triggered another generate rule: skipBackgroundRequests: false?); "+
+			"genplay dropped the %d requests deeper than that", c.opts.MaxChainDepth, c.tooDeep))
+	c.tooDeep = 0
 }
 
 // ErrLimit marks a run-wide limit that stopped the controller.
@@ -268,6 +300,8 @@ func (c *Controller) limitReached() bool {
 			c.exhausted = fmt.Errorf("%w: Kyverno processed %d UpdateRequests in this run (the most genplay allows)", ErrLimit, c.processed)
 		case c.store.Len() >= c.opts.MaxObjects:
 			c.exhausted = fmt.Errorf("%w: the cluster holds %d objects (the most genplay allows)", ErrLimit, c.store.Len())
+		case c.opts.Budget.Err() != nil:
+			c.exhausted = limitError(c.opts.Budget.Err())
 		default:
 			return false
 		}
@@ -279,6 +313,19 @@ func (c *Controller) limitReached() bool {
 	return true
 }
 
+// limitError marks a spent budget as a limit; a cancelled run (the
+// adapters' wall clock) is not a limit of the input and stays as it is.
+func limitError(err error) error {
+	var cancelled *budget.Cancelled
+	if errors.As(err, &cancelled) {
+		return err
+	}
+	return fmt.Errorf("%w: %w", ErrLimit, err)
+}
+
+// LimitError is limitError for the engine's own checks.
+func LimitError(err error) error { return limitError(err) }
+
 // Processed reports how many UpdateRequests the controller has processed.
 func (c *Controller) Processed() int { return c.processed }
 
@@ -289,6 +336,11 @@ func (c *Controller) Exhausted() error { return c.exhausted }
 func (c *Controller) Pending() int { return len(c.queue) }
 
 func (c *Controller) enqueue(ur *updateRequest) {
+	ur.depth = c.depth + 1
+	if ur.depth > c.opts.MaxChainDepth {
+		c.tooDeep++
+		return
+	}
 	k := ur.key()
 	if c.pending[k] {
 		return

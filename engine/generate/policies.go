@@ -2,6 +2,7 @@ package generate
 
 import (
 	"encoding/json"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"strings"
 
 	"github.com/genplay/genplay/engine/cluster"
@@ -121,7 +122,15 @@ func (c *Controller) existingTriggers(p *policy.Policy, rule *policy.Rule) []res
 					sel := f.Resources.Selector
 					q.Selector = func(l map[string]string) bool { return match.Selector(sel, l) }
 				}
+				patterns := int64(len(f.Resources.Name))
+				for _, n := range append(f.Resources.Names, f.Resources.Namespaces...) {
+					patterns += int64(len(n))
+				}
 				for _, obj := range c.store.List(q) {
+					// Wildcards cost O(pattern x name) per candidate.
+					if c.opts.Budget.Charge(budget.Object+patterns*int64(len(obj.Name())+len(obj.Namespace())), "generateExisting's wildcard match") != nil {
+						return sortedRefs(out) // Reconcile reports the spent budget
+					}
 					if seen[obj.UID()] || !nameMatches(f.Resources, obj) {
 						continue
 					}

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"fmt"
+	"github.com/genplay/genplay/engine/internal/budget"
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/conditions"
@@ -125,6 +126,11 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 			continue
 		}
 		for j, el := range elems {
+			if err := c.opts.Budget.Charge(budget.Evaluation+int64(len(ctx)), "foreach"); err != nil {
+				c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref,
+					fmt.Sprintf("foreach[%d] element %d: %v", i, j, err))
+				return
+			}
 			ectx := cloneContext(ctx)
 			ectx["element"] = el
 			ectx["elementIndex"] = float64(j)

@@ -66,6 +66,9 @@ type updateRequest struct {
 	// operation is "".
 	admission *Request
 	cause     cause
+	// depth is the request's place in a chain of generated triggers
+	// (Options.MaxChainDepth), set by enqueue.
+	depth int
 }
 
 func (ur *updateRequest) operation() string {

@@ -4,6 +4,7 @@ package kubectl
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/itchyny/gojq"
 
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/scenario"
 )
 
@@ -23,7 +25,7 @@ const jqAvailable = true
 // runJQ is jq(1) over text: -e, -r, -j, -c, -n, -S and -M are honoured.
 // Exit codes follow jq: 5 for a runtime error, 3 for a compile error, and
 // with -e 1 when the last output is false or null, 4 when there is none.
-func runJQ(st scenario.Stage, text string) (stdout, stderr string, code int, err error) {
+func runJQ(st scenario.Stage, text string, b *budget.Budget) (stdout, stderr string, code int, err error) {
 	q, err := gojq.Parse(st.Expr)
 	if err != nil {
 		return "", fmt.Sprintf("jq: error: %v\njq: 1 compile error\n", err), 3, nil
@@ -53,7 +55,7 @@ func runJQ(st scenario.Stage, text string) (stdout, stderr string, code int, err
 	var lastOut any
 	outputs := 0
 	for _, in := range inputs {
-		iter := code0.Run(in)
+		iter := code0.RunWithContext(jqSteps(b), in)
 		for {
 			v, ok := iter.Next()
 			if !ok {
@@ -65,6 +67,9 @@ func runJQ(st scenario.Stage, text string) (stdout, stderr string, code int, err
 					break
 				}
 				return out.String(), fmt.Sprintf("jq: error (at <stdin>:0): %v\n", e), 5, nil
+			}
+			if out.Len() > jqMaxOutput {
+				return out.String()[:jqMaxOutput], fmt.Sprintf("jq: error: the output is larger than %d bytes, the most genplay keeps\n", jqMaxOutput), 5, nil
 			}
 			outputs++
 			lastOut = v
@@ -125,4 +130,49 @@ func marshalJQ(v any, compact bool) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// jqMaxOutput caps what one jq stage may print.
+const jqMaxOutput = 1 << 20
+
+// jqStepCost is what one step of gojq's machine charges the work budget:
+// steps are cheap, but many allocate, so the budget bounds memory as well.
+const jqStepCost = 64
+
+// jqSteps is the context gojq runs under: gojq asks it for Done once per
+// machine step, so it charges the run's work budget per step, and once the
+// budget is spent Done is closed and Err says why. Steps, not time: a jq
+// program that runs away (range(1e12), def f: f; f) stops at the same step
+// on every machine.
+func jqSteps(b *budget.Budget) context.Context {
+	return &jqContext{Context: context.Background(), b: b, done: make(chan struct{})}
+}
+
+type jqContext struct {
+	context.Context
+	b      *budget.Budget
+	done   chan struct{}
+	closed bool
+	steps  int64
+}
+
+func (c *jqContext) Done() <-chan struct{} {
+	if c.closed {
+		return c.done
+	}
+	if c.steps++; c.steps == 64 { // charge in batches: Done runs per step
+		c.steps = 0
+		if c.b.Charge(64*jqStepCost, "jq") != nil {
+			c.closed = true
+			close(c.done)
+		}
+	}
+	return c.done
+}
+
+func (c *jqContext) Err() error {
+	if c.closed {
+		return c.b.Err()
+	}
+	return nil
 }

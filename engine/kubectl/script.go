@@ -294,7 +294,7 @@ func (r *runner) pipeline(c *scenario.Command, res *scriptResult) (int, error) {
 		case "grep":
 			o, code, err = grep(st, out)
 		case "jq":
-			o, e, code, err = runJQ(st, out)
+			o, e, code, err = runJQ(st, out, r.s.Budget())
 		case "kubectl":
 			o, e, code, err = r.kubectl(st.Kubectl, out)
 		default:

@@ -1,6 +1,7 @@
 package kubectl
 
 import (
+	"github.com/genplay/genplay/engine/internal/budget"
 	"io/fs"
 	"time"
 
@@ -50,6 +51,8 @@ type Session interface {
 	// Limited reports whether a limit of the run has stopped it; the
 	// first time, the session reports why at pos.
 	Limited(pos source.Pos) bool
+	// Budget is the run's work budget, which jq in a pipeline draws from.
+	Budget() *budget.Budget
 }
 
 // Options say where a test's scripts run.

@@ -2,6 +2,7 @@ package match
 
 import (
 	"fmt"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"regexp"
 	"slices"
 	"strings"
@@ -25,6 +26,9 @@ type Request struct {
 	UserInfo *UserInfo
 	// PolicyNamespace is the namespace of a namespaced Policy, "" for a ClusterPolicy.
 	PolicyNamespace string
+	// Budget is the run's work budget; wildcard matching charges it. Nil:
+	// unbounded.
+	Budget *budget.Budget
 }
 
 // UserInfo is the admission request's user and the roles bound to it.
@@ -170,6 +174,18 @@ func check(f policy.Filter, req Request) []string {
 	name := obj.Name()
 	if name == "" {
 		name = obj.NestedString("metadata", "generateName")
+	}
+	if req.Budget != nil {
+		// Wildcards cost O(pattern x text) per name; the controller stops
+		// at its next check once the budget is spent.
+		patterns := len(d.Name)
+		for _, p := range d.Names {
+			patterns += len(p)
+		}
+		for _, p := range d.Namespaces {
+			patterns += len(p)
+		}
+		_ = req.Budget.Charge(int64(patterns+len(d.Kinds))*int64(len(name)+len(obj.Namespace())+1), "match")
 	}
 	if d.Name != "" && !Wildcard(d.Name, name) {
 		errs = append(errs, fmt.Sprintf("name %q does not match %q", name, d.Name))

@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -191,34 +192,104 @@ func decodeSafely(dec *yaml.Decoder, n *yaml.Node) (err error) {
 	return dec.Decode(n)
 }
 
+// syntaxError turns a YAML library error into a diagnostic at
+// file:line:column with a short excerpt of the offending text. The library
+// gives a line only (and none on the first line, nor for an unknown
+// alias), so the column, and a missing line, come from the text itself.
 func syntaxError(file string, data []byte, err error) Diagnostic {
-	msg := err.Error()
-	if m := yamlErrorLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		if strings.HasPrefix(m[2], "did not find expected ',' or") {
-			// yaml.v3 reports an unclosed flow collection near, not at, the
-			// line where it starts: point at the unbalanced [ or { there.
-			if l, ok := unclosedFlowLine(data, line); ok {
-				line = l
-			}
-			return Errorf(Pos{File: file, Line: line}, "yaml: %s (a [ or { on this line is not closed)", m[2])
-		}
-		return Errorf(Pos{File: file, Line: line}, "yaml: %s", m[2])
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 1
+	if m := yamlErrorLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
 	}
-	return Errorf(Pos{File: file}, "%s", msg)
+	lines := strings.Split(string(data), "\n")
+	col := 0
+	switch {
+	case strings.HasPrefix(msg, "did not find expected ',' or"):
+		// yaml.v3 reports an unclosed flow collection near, not at, the
+		// line where it starts: point at the unbalanced [ or { there.
+		if l, c, ok := unclosedFlow(lines, line); ok {
+			line, col = l, c
+		}
+		msg += " (a [ or { here is not closed)"
+	case strings.HasPrefix(msg, "unknown anchor '"):
+		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
+		if l, c, ok := find(lines, "*"+name); ok {
+			line, col = l, c
+		}
+		msg = fmt.Sprintf("unknown alias *%s: no anchor &%s is defined before it", name, name)
+	case strings.HasPrefix(msg, "mapping values are not allowed"):
+		if line <= len(lines) {
+			text := lines[line-1]
+			if i := strings.Index(text, ": "); i >= 0 {
+				if j := strings.Index(text[i+2:], ": "); j >= 0 {
+					col = utf8.RuneCountInString(text[:i+2+j]) + 1
+				}
+			}
+		}
+	case strings.Contains(msg, "unexpected end of stream"), strings.Contains(msg, "found unexpected end"):
+		// An unterminated quoted scalar: point at its opening quote.
+		for l := min(line, len(lines)); l >= 1; l-- {
+			if c := strings.IndexAny(lines[l-1], `"'`); c >= 0 {
+				line, col = l, utf8.RuneCountInString(lines[l-1][:c])+1
+				msg += " (a quoted string here is not closed)"
+				break
+			}
+		}
+	}
+	line = max(1, min(line, len(lines)))
+	if col == 0 {
+		text := lines[line-1]
+		col = utf8.RuneCountInString(text[:len(text)-len(strings.TrimLeft(text, " \t"))]) + 1
+	}
+	return Errorf(Pos{File: file, Line: line, Col: col}, "yaml: %s, near %s", msg, excerpt(lines[line-1], col))
 }
 
-// unclosedFlowLine finds, among the lines around near (1-based), the first
-// one that opens more [ or { than it closes.
-func unclosedFlowLine(data []byte, near int) (int, bool) {
-	lines := strings.Split(string(data), "\n")
-	for l := max(near-1, 1); l <= min(near+1, len(lines)); l++ {
-		text := lines[l-1]
-		if strings.Count(text, "[") > strings.Count(text, "]") || strings.Count(text, "{") > strings.Count(text, "}") {
-			return l, true
+// excerpt quotes at most 40 characters of text from column col (1-based).
+func excerpt(text string, col int) string {
+	r := []rune(text)
+	from := max(0, min(col-1, len(r)))
+	to := min(len(r), from+40)
+	out := string(r[from:to])
+	if to < len(r) {
+		out += "…"
+	}
+	return strconv.Quote(out)
+}
+
+// find returns the 1-based line and column of the first occurrence of s.
+func find(lines []string, s string) (int, int, bool) {
+	for i, text := range lines {
+		if c := strings.Index(text, s); c >= 0 {
+			return i + 1, utf8.RuneCountInString(text[:c]) + 1, true
 		}
 	}
-	return 0, false
+	return 0, 0, false
+}
+
+// unclosedFlow finds, among the lines around near (1-based), the first one
+// that opens more [ or { than it closes, and the column of the first
+// bracket left open.
+func unclosedFlow(lines []string, near int) (int, int, bool) {
+	for l := max(near-1, 1); l <= min(near+1, len(lines)); l++ {
+		text := lines[l-1]
+		var open []int
+		for i, r := range text {
+			switch r {
+			case '[', '{':
+				open = append(open, i)
+			case ']', '}':
+				if len(open) > 0 {
+					open = open[:len(open)-1]
+				}
+			}
+		}
+		if len(open) > 0 {
+			return l, utf8.RuneCountInString(text[:open[0]]) + 1, true
+		}
+	}
+	return 0, 0, false
 }
 
 // invalidUTF8 reports the position of the first byte that is not UTF-8.
@@ -423,8 +494,15 @@ func scalar(n *yaml.Node) (any, error) {
 		if quoted {
 			return n.Value, nil
 		}
-	case tagStr, tagBinary:
+	case tagStr:
 		return n.Value, nil
+	case tagBinary:
+		// As sigs.k8s.io/yaml (yaml.v2) reads it: the decoded bytes.
+		b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(n.Value), ""))
+		if err != nil {
+			return n.Value, errors.New("!!binary value contains invalid base64 data")
+		}
+		return strings.ToValidUTF8(string(b), "\uFFFD"), nil
 	case tagBool, tagInt, tagFloat, tagNull, tagTimestamp:
 	default:
 		return n.Value, nil // unknown tags decode as strings

@@ -11,6 +11,7 @@ import (
 
 	gojmespath "github.com/kyverno/go-jmespath"
 
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/internal/nesting"
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -42,6 +43,9 @@ type Options struct {
 	// MaxOutput bounds, in bytes, every string a substitution or a custom
 	// function produces. Zero means DefaultMaxOutput.
 	MaxOutput int
+	// Budget is the run's work budget (package budget): every evaluation,
+	// custom function call and iteration charges it. Nil: unbounded.
+	Budget *budget.Budget
 }
 
 // Evaluator evaluates JMESPath expressions with Kyverno's custom functions
@@ -63,6 +67,10 @@ var compiled struct {
 	sync.Mutex
 	asts map[string]*gojmespath.ASTNode
 }
+
+// Budget returns the work budget evaluations charge (nil: unbounded), for
+// the packages that evaluate on the Evaluator's behalf (conditions).
+func (e *Evaluator) Budget() *budget.Budget { return e.opts.Budget }
 
 // New returns an Evaluator.
 func New(opts Options) *Evaluator {
@@ -156,6 +164,9 @@ func (e *Evaluator) search(expr string, data any) (result any, err error) {
 	if expr == "" {
 		return nil, errors.New("invalid query (nil)")
 	}
+	if err := e.opts.Budget.Charge(budget.Evaluation+int64(len(expr)), "JMESPath"); err != nil {
+		return nil, fmt.Errorf("JMESPath query failed: %w", err)
+	}
 	ast, err := e.compile(expr)
 	if err != nil {
 		return nil, fmt.Errorf("incorrect query %s: %w", expr, err)
@@ -215,6 +226,7 @@ func (e *Evaluator) compile(expr string) (*gojmespath.ASTNode, error) {
 	if f := fanOut(node); f > maxFanOut {
 		return nil, fmt.Errorf("expression multiplies its input up to %.0f times, more than the limit of %d", f, maxFanOut)
 	}
+	node = instrument(node)
 	compiled.Lock()
 	if compiled.asts == nil || len(compiled.asts) >= cacheSize {
 		compiled.asts = make(map[string]*gojmespath.ASTNode)

@@ -13,6 +13,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 
 	gojmespath "github.com/kyverno/go-jmespath"
 
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/internal/semver"
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/source"
@@ -123,6 +125,9 @@ func (b *boundCaller) functions() []gojmespath.FunctionEntry {
 	for i := range fs {
 		fs[i].Handler = b.bounded(fs[i].Name, fs[i].Handler)
 	}
+	// The meter instrument puts around what projections and iterating
+	// built-ins iterate (work.go); untyped, so it passes its value through.
+	fs = append(fs, gojmespath.FunctionEntry{Name: workFunction, Handler: b.work})
 	return fs
 }
 
@@ -131,9 +136,14 @@ func (b *boundCaller) bind(f evalFn) gojmespath.JpFunction {
 	return func(arguments []any) (any, error) { return f(b.ev, arguments) }
 }
 
-// bounded rejects string results longer than MaxOutput.
+// bounded charges the work budget for a call (workOf) and rejects string
+// results longer than MaxOutput.
 func (b *boundCaller) bounded(name string, h gojmespath.JpFunction) gojmespath.JpFunction {
 	return func(arguments []any) (any, error) {
+		bud := b.ev.opts.Budget
+		if err := bud.Charge(workOf(name, arguments), name); err != nil {
+			return nil, err
+		}
 		out, err := h(arguments)
 		if err != nil {
 			return nil, err
@@ -141,8 +151,67 @@ func (b *boundCaller) bounded(name string, h gojmespath.JpFunction) gojmespath.J
 		if s, ok := out.(string); ok && len(s) > b.ev.opts.MaxOutput {
 			return nil, b.ev.tooLong(name, len(s))
 		}
+		if err := bud.Charge(shallowSize(out), name); err != nil {
+			return nil, err
+		}
 		return out, nil
 	}
+}
+
+// workOf is what a custom function call costs before it runs: the
+// (shallow) size of its arguments, and for the regular-expression and
+// wildcard functions, the pattern's program size times the input's length
+// (Go's regexp and the wildcard matcher are O(program x input)).
+func workOf(name string, arguments []any) int64 {
+	n := int64(budget.Evaluation)
+	for _, a := range arguments {
+		n += shallowSize(a)
+	}
+	if len(arguments) < 2 {
+		return n
+	}
+	pattern, _ := arguments[0].(string)
+	input := int64(24) // a number's text
+	if str, ok := arguments[1].(string); ok {
+		input = int64(len(str))
+	}
+	switch name {
+	case "regex_match", "regex_replace_all", "regex_replace_all_literal":
+		n += regexProgramSize(pattern) * (input + 1)
+	case "pattern_match":
+		n += int64(len(pattern)) * (input + 1)
+	}
+	return n
+}
+
+// regexProgramSize is the number of instructions of pattern's compiled
+// program (or its length when it does not compile: the call then fails).
+func regexProgramSize(pattern string) int64 {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return int64(len(pattern))
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		return int64(len(pattern))
+	}
+	return int64(len(prog.Inst))
+}
+
+// shallowSize is a value's length without walking it: bytes of a string,
+// elements of an array, keys of an object, 1 otherwise.
+func shallowSize(v any) int64 {
+	switch x := v.(type) {
+	case string:
+		return int64(len(x))
+	case []any:
+		return int64(len(x))
+	case map[string]any:
+		return int64(len(x))
+	case []string:
+		return int64(len(x))
+	}
+	return 1
 }
 
 func (e *Evaluator) tooLong(name string, n int) error {

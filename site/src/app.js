@@ -34,6 +34,7 @@ document.addEventListener('securitypolicyviolation', (e) => {
 });
 
 const STORAGE_KEY = 'genplay.scenario.v1';
+const STOPPED_KEY = 'genplay.stopped.v1'; // the text of a run that was stopped: not run again on load
 const LABEL = 'generate.kyverno.io/';
 const started = performance.now();
 
@@ -44,6 +45,7 @@ const state = {
   broken: false,
   timer: 0,
   runs: 0,
+  seq: 0, // the latest run asked for
 };
 
 let engineReady = false;
@@ -52,6 +54,7 @@ let quiet = false; // set while the page, not the user, changes the editor
 const genplay = install({
   wasmURL: new URL(__GENPLAY_WASM__, import.meta.url).href,
   wasmExecURL: new URL('../wasm_exec.js', import.meta.url).href,
+  workerURL: new URL(__GENPLAY_WORKER__, import.meta.url).href,
 });
 
 // ---------------------------------------------------------------- helpers
@@ -101,19 +104,30 @@ function roles(o, cluster, triggerUIDs) {
 
 // ---------------------------------------------------------------- running
 
-function run(reason = 'edit') {
+async function run(reason = 'edit') {
   clearTimeout(state.timer);
   const text = getText(editor);
   if (!engineReady) return;
   const t0 = performance.now();
-  const result = genplay.run(text);
+  const seq = ++state.seq;
+  const showStop = setTimeout(() => { $('#stop').hidden = false; }, 300);
+  const result = await genplay.run(text);
+  clearTimeout(showStop);
+  if (seq !== state.seq) return; // a later run superseded this one
+  $('#stop').hidden = true;
   const ms = performance.now() - t0;
   state.runs++;
-  showDiagnostics(editor, result.diagnostics);
+  try { if (result.stopped) localStorage.setItem(STOPPED_KEY, text); else localStorage.removeItem(STOPPED_KEY); } catch { /* storage disabled */ }
+  showDiagnostics(editor, result.stopped ? [] : result.diagnostics);
   renderDiagnostics(result.diagnostics || []);
   const errors = errorsIn(result);
   const internal = errors.find((d) => d.message.startsWith('internal error'));
-  if (internal) {
+  if (result.stopped) {
+    state.broken = true;
+    $('#stale').textContent = 'The run was stopped; showing the last result that ran.';
+    $('#stale').hidden = !state.result;
+    setStatus(`${result.diagnostics[0].message}. Press Run to try again.`, 'error');
+  } else if (internal) {
     // genplay's fault, not the input's: keep the last good view and the text.
     state.broken = true;
     $('#stale').textContent = 'genplay failed on this run; showing the last result that ran.';
@@ -410,10 +424,10 @@ function reactions(step) {
   return evs.length ? evs.map((e) => `${e.action} ${e.object ? refString(e.object) : ''}`.trim()) : ['no reaction'];
 }
 
-function renderMatrix() {
+async function renderMatrix() {
   const text = getText(editor);
   if (!engineReady) return;
-  const results = combos.map((override) => genplay.run(text, { override }));
+  const results = await Promise.all(combos.map((override) => genplay.run(text, { override })));
   const bad = results.find((r) => errorsIn(r).length);
   if (bad) { replace($('#matrix'), h('p', { class: 'error' }, errorsIn(bad)[0].message)); return; }
   // The cheat sheet lists what the user did, not the checks.
@@ -516,6 +530,7 @@ $('#example').addEventListener('change', (ev) => {
   ev.target.value = '';
 });
 $('#run').addEventListener('click', () => run('edit'));
+$('#stop').addEventListener('click', () => genplay.stop());
 $('#share').addEventListener('click', shareLink);
 $('#export').addEventListener('click', exportTest);
 $('#import').addEventListener('click', () => { $('#import-text').value = ''; $('#import-dialog').showModal(); });
@@ -606,6 +621,10 @@ globalThis.genplayPlayground = { text: () => getText(editor) };
   document.body.dataset.ready = 'true';
   document.body.dataset.engine = 'ready';
   const msg = $('#status').dataset.kind === 'error' ? $('#status').textContent : '';
-  run('load');
+  if (getText(editor) === (() => { try { return localStorage.getItem(STOPPED_KEY); } catch { return null; } })()) {
+    setStatus('This scenario was stopped the last time it ran (it ran too long); it is not run again until you press Run.', 'warn');
+    return;
+  }
+  await run('load');
   if (msg) setStatus(msg, 'error');
 })();

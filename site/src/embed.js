@@ -33,6 +33,7 @@ function loadEngine() {
   engine ||= install({
     wasmURL: new URL(`assets/${__GENPLAY_WASM__}`, root).href,
     wasmExecURL: new URL('wasm_exec.js', root).href,
+    workerURL: new URL(`assets/${__GENPLAY_WORKER__}`, root).href,
   });
   return engine;
 }
@@ -130,7 +131,7 @@ class Player {
     this.run();
   }
 
-  run() {
+  async run() {
     const genplay = loadEngine();
     if (genplay.crashed) {
       genplay.restart().then(() => this.run(), (e) => this.fail(`The engine could not restart: ${e.message}`));
@@ -138,7 +139,7 @@ class Player {
       return;
     }
     const options = this.compare && this.override !== null ? { override: { [this.compare]: this.override } } : undefined;
-    const result = genplay.run(this.text, options);
+    const result = await genplay.run(this.text, options);
     if (genplay.crashed && !this.retried) {
       // The engine died below the wasm boundary: restart it and try once more.
       this.retried = true;

@@ -1,9 +1,18 @@
 // The genplay loader: compiles genplay.wasm once and installs
-// globalThis.genplay = {version, ready, run, crashed, restart}. The contract
-// is documented once, in wasm/doc.go.
+// globalThis.genplay = {version, ready, run, stop, crashed, running,
+// deadlineMs, restart, injectFault}. The engine runs in a Web Worker
+// (worker.js), so the page never freezes: a run past its deadline, or one
+// the user stops, is ended by terminating the worker and starting a fresh
+// one. The contract is documented once, in wasm/doc.go.
+import { host } from './worker.js';
 
+const FORMAT = 'genplay.timeline/v1';
 const internal = (message) => ({
-  format: 'genplay.timeline/v1', test: '', steps: null, passed: false,
+  format: FORMAT, test: '', steps: null, passed: false,
+  diagnostics: [{ file: '', line: 0, column: 0, severity: 'error', message }],
+});
+const stoppedResult = (why, message) => ({
+  format: FORMAT, test: '', steps: [], passed: false, stopped: why,
   diagnostics: [{ file: '', line: 0, column: 0, severity: 'error', message }],
 });
 
@@ -28,37 +37,130 @@ async function compile(url) {
   }
 }
 
+// spawn starts an engine host: a Worker from workerURL when it has the
+// page's origin; on another origin (a documentation page embedding a
+// player: a Worker must come from the page's own origin, and a blob:
+// Worker would need that page's CSP to allow it) the host runs on the
+// page's own thread, where a run cannot be stopped midway.
+function spawn(workerURL, onmessage) {
+  if (workerURL && new URL(workerURL, location.href).origin === location.origin) {
+    const w = new Worker(workerURL);
+    w.onmessage = (ev) => onmessage(ev.data);
+    w.onerror = (ev) => { ev.preventDefault(); onmessage({ type: 'crashed', id: null, message: ev.message || 'the worker failed' }); };
+    return { post: (m) => w.postMessage(m), terminate: () => w.terminate(), stoppable: true };
+  }
+  let alive = true;
+  const serve = host((m) => { if (alive) queueMicrotask(() => onmessage(m)); }, async (url) => { if (!globalThis.Go) await loadScript(url); });
+  let chain = Promise.resolve();
+  return { post: (m) => { chain = chain.then(() => serve(m)); }, terminate: () => { alive = false; }, stoppable: false };
+}
+
 /**
  * install defines globalThis.genplay and starts loading the engine.
- * @param {{wasmURL: string, wasmExecURL: string}} where
+ * @param {{wasmURL: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number}} where
  */
-export function install({ wasmURL, wasmExecURL }) {
+export function install({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
   if (globalThis.genplay) return globalThis.genplay;
-  let module = null; // the compiled wasm, instantiated again by restart
-  let wasm = null; // the running instance's private API
-  let starting = null;
+  let module = null; // the compiled wasm, sent to every new engine
+  let engine = null; // the running host: {post, terminate, stoppable}
+  let started = null; // {resolve, reject} of the host being started
+  let starting = null; // the promise of a start in progress
+  let nextID = 1;
+  let current = null; // the run being computed: {id, resolve, timer}
+  const queue = []; // runs waiting for the engine: {id, text, options, resolve}
+  const faults = new Map(); // id -> resolve
 
-  // start runs a fresh Go program and resolves once it has registered.
+  const onmessage = (m) => {
+    switch (m.type) {
+      case 'ready':
+        api.version = m.version;
+        started?.resolve();
+        return;
+      case 'failed':
+        started?.reject(new Error(m.message));
+        return;
+      case 'result':
+        if (current?.id !== m.id) return;
+        clearTimeout(current.timer);
+        try {
+          current.resolve(JSON.parse(m.json));
+        } catch (e) {
+          current.resolve(internal(`internal error: ${e.message}`));
+        }
+        current = null;
+        pump();
+        return;
+      case 'fault':
+        faults.get(m.id)?.(m.error);
+        faults.delete(m.id);
+        return;
+      case 'crashed':
+        if (started && !engine) { started.reject(new Error(m.message)); return; }
+        crash(m.message);
+        return;
+      default:
+    }
+  };
+
+  // start runs a fresh engine and resolves once it has registered.
   const start = async () => {
-    const go = new globalThis.Go();
-    const registered = new Promise((resolve) => { globalThis.__genplayOnReady = resolve; });
-    const instance = await WebAssembly.instantiate(module, go.importObject);
-    const live = { go };
-    const exited = go.run(instance).catch((e) => e).then((why) => {
-      if (wasm === live) crash(why instanceof Error ? why.message : 'the Go program exited');
-    });
-    await Promise.race([registered, exited.then(() => { throw new Error('the engine exited while starting'); })]);
-    live.api = globalThis.__genplayWasm;
-    wasm = live;
+    const host = spawn(workerURL, onmessage);
+    const ready = new Promise((resolve, reject) => { started = { resolve, reject }; });
+    host.post({ type: 'start', module, wasmExecURL });
+    try {
+      await ready;
+    } catch (e) {
+      host.terminate();
+      throw e;
+    } finally {
+      started = null;
+    }
+    engine = host;
     api.crashed = false;
-    api.version = String(live.api.version);
+    pump();
+  };
+
+  // pump sends the next queued run to an idle engine, with its deadline.
+  const pump = () => {
+    api.running = !!current;
+    if (current || !engine || queue.length === 0) return;
+    current = queue.shift();
+    api.running = true;
+    current.timer = setTimeout(() => halt('deadline'), api.deadlineMs);
+    engine.post({ type: 'run', id: current.id, text: current.text, options: current.options });
+  };
+
+  // settleAll answers every waiting run.
+  const settleAll = (result) => {
+    if (current) { clearTimeout(current.timer); current.resolve(result(true)); current = null; }
+    for (const r of queue.splice(0)) r.resolve(result(false));
+    api.running = false;
+  };
+
+  // halt ends the running run by terminating the engine, answers the runs
+  // waiting with a stopped result, and starts a fresh engine.
+  const halt = (why) => {
+    if (!current || !engine?.stoppable) return Promise.resolve(false);
+    engine.terminate();
+    engine = null;
+    const s = (api.deadlineMs / 1000).toFixed(api.deadlineMs % 1000 ? 1 : 0);
+    settleAll((running) => stoppedResult(why, running
+      ? (why === 'deadline'
+        ? `stopped: the run took longer than ${s} s, so genplay stopped the engine and started a fresh one; your scenario is kept`
+        : 'stopped: you stopped the run; genplay stopped the engine and started a fresh one; your scenario is kept')
+      : 'stopped: a run before this one was stopped; run again'));
+    return api.restart().then(() => true);
   };
 
   // crash marks the running engine dead and tells the page once.
   const crash = (why) => {
-    if (!wasm) return;
-    wasm = null;
+    if (!engine) return;
+    engine.terminate();
+    engine = null;
     api.crashed = true;
+    settleAll((running) => internal(running
+      ? `internal error: the engine crashed during this run (${why})`
+      : 'internal error: the engine stopped after a crash and is not running; call genplay.restart()'));
     console.warn(`genplay: the engine crashed (${why}); call genplay.restart()`);
     globalThis.dispatchEvent(new CustomEvent('genplay:crash', { detail: { message: why } }));
   };
@@ -67,44 +169,38 @@ export function install({ wasmURL, wasmExecURL }) {
     version: '',
     ready: null,
     crashed: false,
+    running: false,
+    deadlineMs,
     run(text, options) {
-      if (api.crashed) return internal('internal error: the engine stopped after a crash and is not running; call genplay.restart()');
-      if (!wasm) return internal('engine not ready: await genplay.ready');
+      if (api.crashed) return Promise.resolve(internal('internal error: the engine stopped after a crash and is not running; call genplay.restart()'));
+      if (!engine && !starting) return Promise.resolve(internal('engine not ready: await genplay.ready'));
       let opts;
       try {
         opts = options === undefined || options === null ? undefined : JSON.stringify(options);
       } catch (e) {
-        return internal(`options: ${e.message}`);
+        return Promise.resolve(internal(`options: ${e.message}`));
       }
-      const live = wasm;
-      let out;
-      try {
-        out = live.api.run(text, opts);
-      } catch (e) {
-        // A trap leaves the Go runtime in an unknown state: never call it again.
-        crash(e.message);
-        return internal(`internal error: the engine crashed during this run (${e.message})`);
-      }
-      if (live.go.exited || typeof out !== 'string') {
-        crash('the Go program exited during run');
-        return internal('internal error: the engine crashed during this run (the Go program exited)');
-      }
-      try {
-        return JSON.parse(out);
-      } catch (e) {
-        return internal(`internal error: ${e.message}`);
-      }
+      return new Promise((resolve) => {
+        queue.push({ id: nextID++, text, options: opts, resolve });
+        pump();
+      });
+    },
+    stop() { return halt('user'); },
+    injectFault(name) {
+      if (!engine) return Promise.resolve('the engine is not running');
+      const id = nextID++;
+      return new Promise((resolve) => { faults.set(id, resolve); engine.post({ type: 'fault', id, name }); });
     },
     restart() {
-      if (wasm) return Promise.resolve();
+      if (engine) return Promise.resolve();
       if (!starting) starting = api.ready.catch(() => {}).then(start).finally(() => { starting = null; });
       return starting;
     },
   };
   api.ready = (async () => {
-    const [compiled] = await Promise.all([compile(wasmURL), globalThis.Go ? null : loadScript(wasmExecURL)]);
-    module = compiled;
-    await start();
+    module = await compile(wasmURL);
+    starting = start();
+    try { await starting; } finally { starting = null; }
   })();
   globalThis.genplay = api;
   return api;

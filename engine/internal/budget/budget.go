@@ -1,0 +1,212 @@
+// Package budget is the deterministic work budget of one run: every part
+// of the engine that does work in proportion to its input rather than to
+// the scenario's size (JMESPath and CEL evaluation, regular expressions,
+// wildcard matching, foreach, background scans, the reconcile loop, jq)
+// charges units to the run's Budget, and once they are spent every further
+// charge fails with the same *Exhausted error, which says what ran out and
+// where. Units count work, not time, so a run that stops stops at the same
+// place on every machine and in every build: the same input still gives
+// the same bytes.
+//
+// # How a part of the engine charges it
+//
+// A Budget is created once per run (engine.NewSession) and handed down in
+// the options of the packages that do the work (variables.Options.Budget,
+// generate.Options.Budget, ...). Code that loops over input charges before
+// (or while) it does the work, and returns the error Charge gives:
+//
+//	if err := b.Charge(int64(len(list))*cost, "foreach"); err != nil {
+//		return err // the rule fails with "work budget exhausted: ..."
+//	}
+//
+// Charge on a nil *Budget is free and never fails, so a package used
+// without a budget (its own tests, a tool) needs no special case. The
+// controller names the place it is working on with SetPlace (the policy,
+// rule and trigger of the UpdateRequest it processes), so the error can
+// say where the budget ran out. A policy family (the CEL GeneratingPolicy
+// evaluator, for one) charges the same Budget: for example its CEL
+// program's cost (cel-go's ActualCost) after each evaluation, or a cost
+// limit derived from Remaining before it.
+//
+// A run may also carry a cancellation (New's done channel: the adapters'
+// wall-clock deadline, or an HTTP client that went away). It is a safety
+// net, not the bound: Charge looks at it every few thousand units, and a
+// cancelled run fails with a *Cancelled error, which is not deterministic
+// and says so.
+package budget
+
+import (
+	"fmt"
+	"math"
+)
+
+// Unit costs shared by the parts of the engine, so that one unit means
+// about the same work everywhere (roughly one step over one byte or one
+// value of input).
+const (
+	// Evaluation is the base cost of one expression evaluation.
+	Evaluation = 16
+	// Request is the base cost of processing one UpdateRequest.
+	Request = 4096
+	// Object is the cost of looking at one object in a scan or a list.
+	Object = 8
+	// Event is the base cost of recording one timeline event.
+	Event = 32
+)
+
+// Budget is a run's work budget. It is not safe for concurrent use: a run
+// is single-threaded.
+type Budget struct {
+	limit, used int64
+	place       string
+	err         error
+	done        <-chan struct{}
+	cause       func() error
+	nextPoll    int64
+}
+
+// pollEvery is how many units may pass between two looks at done.
+const pollEvery = 1 << 16
+
+// New returns a budget of limit units (limit <= 0: unlimited). done, when
+// not nil, cancels the run once closed; cause then says why (it may be
+// nil).
+func New(limit int64, done <-chan struct{}, cause func() error) *Budget {
+	if limit <= 0 {
+		limit = math.MaxInt64
+	}
+	return &Budget{limit: limit, done: done, cause: cause, nextPoll: pollEvery}
+}
+
+// Exhausted is the error of a spent budget.
+type Exhausted struct {
+	Limit int64  // the budget, in units
+	What  string // the work that asked for more: "regex_match", "foreach", ...
+	Place string // where the engine was working, or ""
+}
+
+func (e *Exhausted) Error() string {
+	msg := fmt.Sprintf("the work budget of %d units ran out in %s", e.Limit, e.What)
+	if e.Place != "" {
+		msg += " while " + e.Place
+	}
+	return msg
+}
+
+// Cancelled is the error of a run stopped from outside (a deadline, a
+// client that went away). Unlike Exhausted it depends on the machine.
+type Cancelled struct {
+	What, Place string
+	Cause       error
+}
+
+func (e *Cancelled) Error() string {
+	msg := "the run was stopped in " + e.What
+	if e.Place != "" {
+		msg += " while " + e.Place
+	}
+	if e.Cause != nil {
+		msg += ": " + e.Cause.Error()
+	}
+	return msg + " (a wall-clock safety net: where it stops depends on the machine)"
+}
+
+func (e *Cancelled) Unwrap() error { return e.Cause }
+
+// Charge spends units on what; it fails once the budget is spent (and
+// from then on, whatever is charged). Negative units count as zero.
+func (b *Budget) Charge(units int64, what string) error {
+	if b == nil {
+		return nil
+	}
+	if b.err != nil {
+		return b.err
+	}
+	if units > 0 {
+		if units > b.limit-b.used {
+			b.used = b.limit
+			b.err = &Exhausted{Limit: b.limit, What: what, Place: b.place}
+			return b.err
+		}
+		b.used += units
+	}
+	if b.done != nil && b.used >= b.nextPoll {
+		b.nextPoll = b.used + pollEvery
+		select {
+		case <-b.done:
+			var cause error
+			if b.cause != nil {
+				cause = b.cause()
+			}
+			b.err = &Cancelled{What: what, Place: b.place, Cause: cause}
+			return b.err
+		default:
+		}
+	}
+	return nil
+}
+
+// Err returns the error that ended the budget, or nil.
+func (b *Budget) Err() error {
+	if b == nil {
+		return nil
+	}
+	return b.err
+}
+
+// Used reports the units spent so far.
+func (b *Budget) Used() int64 {
+	if b == nil {
+		return 0
+	}
+	return b.used
+}
+
+// Remaining reports the units left (math.MaxInt64 for a nil budget).
+func (b *Budget) Remaining() int64 {
+	if b == nil {
+		return math.MaxInt64
+	}
+	return b.limit - b.used
+}
+
+// SetPlace names where the engine is working, for the error; it returns
+// the previous place so that a caller can restore it.
+func (b *Budget) SetPlace(place string) (previous string) {
+	if b == nil {
+		return ""
+	}
+	previous, b.place = b.place, place
+	return previous
+}
+
+// Size is the work measure of a JSON-shaped value: string bytes plus one
+// per value, computed without allocating. It stops counting past limit.
+func Size(v any, limit int64) int64 {
+	var n int64
+	var walk func(v any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		switch x := v.(type) {
+		case string:
+			n += int64(len(x)) + 1
+		case map[string]any:
+			n++
+			for k, e := range x {
+				n += int64(len(k))
+				walk(e)
+			}
+		case []any:
+			n++
+			for _, e := range x {
+				walk(e)
+			}
+		default:
+			n++
+		}
+	}
+	walk(v)
+	return n
+}

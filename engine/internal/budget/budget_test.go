@@ -1,0 +1,51 @@
+package budget
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestABudgetRunsOutOnceAndStaysSpent(t *testing.T) {
+	b := New(100, nil, nil)
+	require.NoError(t, b.Charge(60, "a"))
+	b.SetPlace("processing x")
+	err := b.Charge(41, "regex_match")
+	var ex *Exhausted
+	require.ErrorAs(t, err, &ex)
+	assert.Equal(t, "the work budget of 100 units ran out in regex_match while processing x", err.Error())
+	assert.Same(t, err, b.Charge(0, "later"), "spent stays spent, with the first cause")
+	assert.Equal(t, err, b.Err())
+	assert.Zero(t, b.Remaining())
+}
+
+func TestANilBudgetIsFree(t *testing.T) {
+	var b *Budget
+	assert.NoError(t, b.Charge(1<<62, "x"))
+	assert.NoError(t, b.Err())
+	assert.Equal(t, "", b.SetPlace("y"))
+}
+
+func TestACancelledRunStopsAtTheNextPoll(t *testing.T) {
+	done := make(chan struct{})
+	why := errors.New("deadline")
+	b := New(0, done, func() error { return why })
+	require.NoError(t, b.Charge(10, "a"))
+	close(done)
+	var err error
+	for i := 0; err == nil && i < 100; i++ {
+		err = b.Charge(pollEvery/10, "loop")
+	}
+	var c *Cancelled
+	require.ErrorAs(t, err, &c)
+	assert.ErrorIs(t, err, why)
+	assert.Contains(t, err.Error(), "depends on the machine")
+}
+
+func TestSizeCountsBytesAndValues(t *testing.T) {
+	v := map[string]any{"ab": "xyz", "l": []any{1.0, true, nil}}
+	assert.Equal(t, int64(1+2+4+1+1+3), Size(v, 1<<20))
+	assert.LessOrEqual(t, Size(v, 2), int64(8), "stops past the limit")
+}

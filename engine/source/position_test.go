@@ -1,0 +1,33 @@
+package source
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestEveryYAMLErrorSaysLineAndColumn checks that syntax errors, including
+// those the YAML library reports without a line or column, point at the
+// offending text and quote a short excerpt of it.
+func TestEveryYAMLErrorSaysLineAndColumn(t *testing.T) {
+	long := "a: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20\nb: 3\n"
+	for _, c := range []struct{ name, in, where, msg string }{
+		{"an unknown alias", "x: 1\na: *nope\n", "f.yaml:2:4", `unknown alias *nope: no anchor &nope is defined before it, near "*nope"`},
+		{"an unclosed flow sequence", "a: [1, 2\nb: 3\n", "f.yaml:1:4", `(a [ or { here is not closed), near "[1, 2"`},
+		{"an unclosed flow mapping", "k: v\na: {x: 1\n", "f.yaml:2:4", `near "{x: 1"`},
+		{"bad !!binary", "a: !!binary '%%%'\n", "f.yaml:1:4", "!!binary value contains invalid base64 data"},
+		{"a mapping value on the first line", "a: b: c\n", "f.yaml:1:5", `mapping values are not allowed in this context, near ": c"`},
+		{"an unterminated quoted string", "a: 1\nb: 'open\n", "f.yaml:2:4", `(a quoted string here is not closed), near "'open"`},
+		{"a long line is cut in the excerpt", long, "f.yaml:1:4", `…"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := Parse("f.yaml", []byte(c.in))
+			require.True(t, diags.HasErrors())
+			d := diags.Errors()[0]
+			assert.Equal(t, c.where, d.Pos.String())
+			assert.Contains(t, d.Message, c.msg)
+			assert.Less(t, len(d.Message), 200, "the excerpt is short")
+		})
+	}
+}
