@@ -194,4 +194,3 @@ func generatedFor(g Result, pol, rule string, t resource.Object) bool {
 	}
 	return false
 }
-
