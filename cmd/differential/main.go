@@ -38,10 +38,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	jobs := fs.Int("j", 2, "cases run at the same time")
 	verbose := fs.Bool("v", false, "print the details of every case, agreeing ones too")
 	work := fs.String("work", "", "scratch folder for the CLI's inputs (default: a temporary one, removed)")
+	export := fs.String("export", "", "write every case as a Kyverno CLI test (kyverno-test.yaml, genplay's objects expected) under this folder, and run nothing")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if *kyverno == "" {
+	if *kyverno == "" && *export == "" {
 		fmt.Fprintln(stderr, "differential: -kyverno PATH is required (make differential builds it)")
 		return 2
 	}
@@ -65,6 +66,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		cases = kept
+	}
+	if *export != "" {
+		for _, c := range cases {
+			if err := differential.WriteTest(filepath.Join(*export, c.Name), c, differential.RunGenplay(c)); err != nil {
+				fmt.Fprintf(stderr, "differential: %s: %v\n", c.Name, err)
+				return 1
+			}
+		}
+		fmt.Fprintf(stdout, "differential: %d cases written under %s (random seed %d)\n", len(cases), *export, *seed)
+		return 0
 	}
 	dir := *work
 	if dir == "" {
