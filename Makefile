@@ -29,7 +29,7 @@ WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/b
 	github.com/genplay/genplay/engine/internal/semver github.com/genplay/genplay/wasm/...
 WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)
 
-.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot worker fuzz load tidy-check clean
+.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot worker fuzz load tidy-check clean differential
 FUZZTIME ?= 30s
 
 help: ## list the targets
@@ -92,6 +92,13 @@ fuzz: ## run every Go fuzz target for FUZZTIME each (default 30s); crashers are 
 
 load: ## load-test the HTTP API: 2,000 requests at concurrency 16 on loopback; p50/p99 in the log
 	GENPLAY_LOAD=1 $(GO) test -count=1 -run TheAPIUnderFullLoad -v ./api/
+
+KYVERNO_VERSION ?= v1.19.0
+KYVERNO_CLI     ?= $(HOME)/.cache/genplay/kyverno-$(KYVERNO_VERSION)
+DIFFERENTIAL    ?=
+differential: ## compare genplay with Kyverno's CLI on the corpus and random cases (builds the CLI into KYVERNO_CLI once; DIFFERENTIAL=-seed N -random N -run RE)
+	GO=$(GO) KYVERNO_VERSION=$(KYVERNO_VERSION) scripts/kyverno-cli.sh $(KYVERNO_CLI)
+	$(GO) run ./cmd/differential -kyverno $(KYVERNO_CLI)/kyverno $(DIFFERENTIAL)
 
 clean: ## remove build outputs
 	rm -rf $(DIST) site/test-output cmd/worker/build

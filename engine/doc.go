@@ -89,8 +89,14 @@
 //   - apiCall context entries are answered from the simulated cluster (GET
 //     only); service calls, globalReference and imageRegistry entries are
 //     errors. random() draws from a generator seeded per run, so a run
-//     replays byte for byte; x509_decode, image_normalize and
-//     is_external_url are errors.
+//     replays byte for byte; is_external_url is an error (no network).
+//     x509_decode runs only in native builds: Go's crypto/x509 would add
+//     0.35 MB to the browser's wasm, so in the browser and the Workers API
+//     it is an error that says so. Kyverno's configuration is its default:
+//     docker.io is the default registry of images and image_normalize, and
+//     the images variable is built eagerly, so a trigger with an image
+//     Kyverno cannot parse has no images variable (Kyverno's deferred
+//     loader reports the parse error when the variable is read).
 //   - The API server's defaulting is limited to what generate rules can
 //     observe (package cluster lists it), and so is its validation: object
 //     metadata, and the data of ConfigMaps and Secrets (string values,

@@ -2,9 +2,11 @@ package generate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/internal/imageref"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -56,11 +58,21 @@ func requestContext(v view, obj resource.Object) map[string]any {
 	if v.subResource != "" {
 		req["subResource"] = v.subResource
 	}
-	if v.user == nil {
+	var imgs map[string]any
+	if v.operation != OpDelete {
+		imgs = images(obj)
+	}
+	if v.user == nil && imgs == nil {
 		return map[string]any{"request": req}
 	}
-	ctx := make(map[string]any, 3)
+	ctx := make(map[string]any, 4)
 	ctx["request"] = req
+	if imgs != nil {
+		ctx["images"] = imgs
+	}
+	if v.user == nil {
+		return ctx
+	}
 	req["userInfo"] = map[string]any{"username": v.user.Username, "groups": stringsToAny(v.user.Groups)}
 	req["roles"] = stringsToAny(v.user.Roles)
 	req["clusterRoles"] = stringsToAny(v.user.ClusterRoles)
@@ -72,6 +84,85 @@ func requestContext(v view, obj resource.Object) map[string]any {
 		ctx["serviceAccountNamespace"] = ""
 	}
 	return ctx
+}
+
+// podSpecs is where the kinds Kyverno extracts images from keep their pod
+// spec (Kyverno's registeredExtractors in pkg/utils/api/image.go).
+var podSpecs = map[string][]string{
+	"Pod":                   {"spec"},
+	"DaemonSet":             {"spec", "template", "spec"},
+	"Deployment":            {"spec", "template", "spec"},
+	"ReplicaSet":            {"spec", "template", "spec"},
+	"ReplicationController": {"spec", "template", "spec"},
+	"StatefulSet":           {"spec", "template", "spec"},
+	"Job":                   {"spec", "template", "spec"},
+	"CronJob":               {"spec", "jobTemplate", "spec", "template", "spec"},
+}
+
+// images is the value of the images context variable for obj, or nil
+// when it has none (Kyverno then adds no images entry): for each of
+// initContainers, containers and ephemeralContainers that holds an image,
+// the image of every container by its name, as imageref describes it,
+// with the JSON pointer of the image. An image Kyverno cannot parse, or a
+// container without a name, leaves the variable out (in Kyverno, reading
+// it is then an error).
+func images(obj resource.Object) map[string]any {
+	fields, ok := podSpecs[stringOf(obj["kind"])]
+	if !ok {
+		return nil
+	}
+	var spec any = map[string]any(obj)
+	for _, f := range fields {
+		m, _ := spec.(map[string]any)
+		spec = m[f]
+	}
+	podSpec, _ := spec.(map[string]any)
+	if podSpec == nil {
+		return nil
+	}
+	var out map[string]any
+	for _, section := range []string{"initContainers", "containers", "ephemeralContainers"} {
+		list, ok := podSpec[section].([]any)
+		if !ok {
+			continue
+		}
+		var infos map[string]any
+		for i, raw := range list {
+			c, ok := raw.(map[string]any)
+			if !ok {
+				return nil // "invalid image config"
+			}
+			name, ok := c["name"].(string)
+			if !ok {
+				return nil // "invalid key"
+			}
+			img, ok := c["image"].(string)
+			if !ok || strings.TrimSpace(img) == "" {
+				continue // the image may not be present
+			}
+			info, err := imageref.Parse(img)
+			if err != nil {
+				return nil
+			}
+			if infos == nil {
+				infos = map[string]any{}
+			}
+			pointer := "/" + strings.Join(fields, "/") + "/" + section + "/" + strconv.Itoa(i) + "/image"
+			infos[name] = info.Value(pointer)
+		}
+		if infos != nil {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[section] = infos
+		}
+	}
+	return out
+}
+
+func stringOf(v any) string {
+	s, _ := v.(string)
+	return s
 }
 
 // operationValue is op as a JSON value; the admission operations are

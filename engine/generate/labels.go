@@ -2,6 +2,7 @@ package generate
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -104,25 +105,33 @@ func putTriggerLabels(t trigger, put func(k, v string)) {
 // manageLabels stamps a desired downstream with Kyverno's labels
 // (ManageLabels): managed-by is always overwritten (1.14+).
 //
+// Kyverno reads the desired object's labels with unstructured's GetLabels,
+// which is NestedStringMap: when any value is not a string (a number a
+// variable rendered, null), it returns no map at all, and ManageLabels
+// starts from an empty one. So one non-string value drops every label but
+// Kyverno's own. manageLabels does the same and returns the first such key
+// (in key order), or "" when all values are strings.
+//
 // It builds the new labels map in place of obj.Labels() + SetLabels (same
-// result: a fresh map, non-string values rendered as Labels renders them),
-// with one map instead of four: this runs for every generated object. The
-// labels are written one by one rather than through putPolicyLabels and
-// putTriggerLabels: a constant goes into the map without being boxed
-// (managed-by), and no function value is called per label.
-// TestManageLabelsWritesPolicyAndTriggerLabels keeps the two in step.
-func manageLabels(obj resource.Object, pol ruleRef, t trigger) {
+// result: a fresh map), with one map instead of four: this runs for every
+// generated object. The labels are written one by one rather than through
+// putPolicyLabels and putTriggerLabels: a constant goes into the map
+// without being boxed (managed-by), and no function value is called per
+// label. TestManageLabelsWritesPolicyAndTriggerLabels keeps the two in step.
+func manageLabels(obj resource.Object, pol ruleRef, t trigger) (dropped string) {
 	md := obj.Metadata()
 	old, _ := md["labels"].(map[string]any)
+	for k, v := range old {
+		if _, ok := v.(string); !ok && (dropped == "" || k < dropped) {
+			dropped = k
+		}
+	}
+	if dropped != "" {
+		old = nil
+	}
 	l := make(map[string]any, len(old)+managedLabels)
 	for k, v := range old {
-		switch s := v.(type) {
-		case string:
-			l[k] = v // the value as it is: boxing s again would allocate
-		case nil:
-		default:
-			l[k] = fmt.Sprint(s)
-		}
+		l[k] = v // a string, as it is: boxing it again would allocate
 	}
 	l[LabelManagedBy] = ValueKyverno
 	l[LabelPolicyName] = pol.policyName
@@ -134,6 +143,25 @@ func manageLabels(obj resource.Object, pol ruleRef, t trigger) {
 	l[LabelTriggerNS] = t.Namespace
 	l[LabelTriggerUID] = t.UID
 	md["labels"] = l
+	return dropped
+}
+
+// droppedLabelsReason explains manageLabels' dropping the labels of a
+// desired object, as the value of key v was not a string.
+func droppedLabelsReason(key string, v any) string {
+	return fmt.Sprintf("the rule's metadata.labels hold a non-string value (%s: %s), so Kyverno's ManageLabels, which reads the labels with "+
+		"unstructured's GetLabels (NestedStringMap: no map at all when any value is not a string), dropped every label: "+
+		"the downstream carries only Kyverno's own", key, labelValue(v))
+}
+
+func labelValue(v any) string {
+	if v == nil {
+		return "null"
+	}
+	if s, ok := v.(float64); ok {
+		return strconv.FormatFloat(s, 'f', -1, 64)
+	}
+	return fmt.Sprint(v)
 }
 
 // managedLabels is how many labels manageLabels writes.

@@ -10,14 +10,16 @@ import (
 )
 
 // TestManageLabelsWritesPolicyAndTriggerLabels compares manageLabels with
-// what it stands for: obj.Labels(), policyLabels and triggerLabels merged
-// over them, written back with SetLabels.
+// what it stands for: the labels as unstructured's GetLabels reads them
+// (none at all when a value is not a string), policyLabels and
+// triggerLabels merged over them, written back with SetLabels.
 func TestManageLabelsWritesPolicyAndTriggerLabels(t *testing.T) {
 	olds := []map[string]any{
 		nil,
 		{},
 		{"app": "web", LabelManagedBy: "Helm", LabelRuleName: "stale"},
 		{"n": float64(3), "b": true, "gone": nil, "s": ""},
+		{"s": "", "gone": nil},
 	}
 	refs := []ruleRef{{policyName: "p", rule: "r"}, {policyName: "p", policyNamespace: "ns", rule: ""}}
 	trigs := []trigger{
@@ -35,8 +37,18 @@ func TestManageLabelsWritesPolicyAndTriggerLabels(t *testing.T) {
 					return resource.Object{"metadata": md}
 				}
 				got, want := desired(), desired()
-				manageLabels(got, rr, tr)
+				dropped := manageLabels(got, rr, tr)
 				l := want.Labels()
+				wantDropped := ""
+				for _, k := range []string{"b", "gone", "n"} { // the non-string keys, in order
+					if _, ok := old[k]; ok && wantDropped == "" {
+						wantDropped = k
+					}
+				}
+				if wantDropped != "" {
+					l = map[string]string{}
+				}
+				assert.Equal(t, wantDropped, dropped)
 				for k, v := range policyLabels(rr) {
 					l[k] = v
 				}

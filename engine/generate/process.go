@@ -359,8 +359,16 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	t := triggerOf(trig)
 	tref := trig.Ref()
 	rr := refOf(p, rule.Name)
-	manageLabels(desired, rr, t)
+	given, _ := desired.Metadata()["labels"].(map[string]any)
+	dropped := manageLabels(desired, rr, t)
 	ref := desired.Ref()
+	// note says why the labels the rule wrote are missing, once the
+	// object is written.
+	note := func() {
+		if dropped != "" {
+			c.emit(timeline.ActorKyverno, timeline.ActionNote, &ref, p, rule.Name, &tref, droppedLabelsReason(dropped, given[dropped]))
+		}
+	}
 	// live is only read below (drifted and serverSideApply copy it first; next
 	// shares only its server fields, which are strings, and a copy of its
 	// status), and never reaches a variable context: the stored object, not a
@@ -385,6 +393,7 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 		if applied != nil {
 			c.applied[created.UID()] = applied
 		}
+		note()
 		action, reason := createReason(rule, ur)
 		c.emit(timeline.ActorKyverno, action, &ref, p, rule.Name, &tref, reason)
 		return
@@ -428,6 +437,7 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	if p.Spec.UseServerSideApply {
 		c.applied[updated.UID()] = desired.DeepCopy()
 	}
+	note()
 	action, reason := updateReason(ur, adopted, clone)
 	c.emit(timeline.ActorKyverno, action, &ref, p, rule.Name, &tref, reason)
 }

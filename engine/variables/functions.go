@@ -49,8 +49,6 @@ func one(t ...gojmespath.JpType) []gojmespath.JpType { return t }
 // Unsupported lists the Kyverno functions genplay registers only to explain
 // why they cannot run.
 var Unsupported = map[string]string{
-	"x509_decode":     "certificates are out of scope",
-	"image_normalize": "image references are out of scope",
 	"is_external_url": "genplay has no network",
 }
 
@@ -115,6 +113,8 @@ func (b *boundCaller) functions() []gojmespath.FunctionEntry {
 		{Name: "sha256", Arguments: args(s), Handler: strFn1("sha256", func(a string) (any, error) { h := sha256.Sum256([]byte(a)); return hex.EncodeToString(h[:]), nil })},
 		{Name: "sha1", Arguments: args(s), Handler: strFn1("sha1", func(a string) (any, error) { h := sha1.Sum([]byte(a)); return hex.EncodeToString(h[:]), nil })}, // #nosec G401
 		{Name: "md5", Arguments: args(s), Handler: strFn1("md5", func(a string) (any, error) { h := md5.Sum([]byte(a)); return hex.EncodeToString(h[:]), nil })},    // #nosec G401
+		{Name: "image_normalize", Arguments: args(s), Handler: strFn1("image_normalize", jpImageNormalize)},
+		{Name: "x509_decode", Arguments: args(s), Handler: strFn1("x509_decode", jpX509Decode)},
 	}
 	fs = append(fs, b.timeFunctions()...)
 	fs = append(fs, gojmespath.FunctionEntry{Name: "random", Arguments: args(s), Handler: b.bind((*Evaluator).jpRandom)})

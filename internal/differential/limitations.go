@@ -1,0 +1,93 @@
+//go:build !js
+
+package differential
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/genplay/genplay/engine/resource"
+)
+
+// A CLILimitation is a way Kyverno's CLI is not a faithful cluster: a case
+// that shows it disagrees with genplay without genplay being wrong.
+// docs/differential.md lists the same, with the evidence.
+type CLILimitation struct {
+	ID, Title string
+	// Shows reports whether a disagreement is this limitation; nil means
+	// only cases that declare the limitation are attributed to it.
+	Shows func(c Case, genplay, kyverno Result) bool
+}
+
+// Limitations is the one list of the CLI's known limitations.
+var Limitations = []CLILimitation{
+	{ID: "defaulting", Title: "the CLI skips API-server defaulting (a Namespace's kubernetes.io/metadata.name label and status.phase, a Secret's stringData merged into data)",
+		Shows: func(c Case, g, k Result) bool {
+			d, _ := diffObjects(g.Objects, defaulted(k.Objects))
+			return d == ""
+		}},
+	{ID: "api-validation", Title: "the CLI has no API server to refuse an object: non-string ConfigMap or Secret data, invalid names and label values, a namespace that does not exist",
+		Shows: func(c Case, g, k Result) bool {
+			return strings.Contains(g.Log, "could not create the downstream") && len(k.Objects) > len(g.Objects)
+		}},
+	{ID: "foreach-clone", Title: "the CLI loads no clone source for a foreach clone: kyverno test passes cloneSourceResource to clone and cloneList rules only"},
+	{ID: "cluster-context", Title: "the CLI has no cluster: configMap and apiCall context entries, and namespaceSelector, read nothing without a values file"},
+	{ID: "cli-trigger-labels", Title: "the CLI's trigger has no uid and no creation by an API server: downstream labels that copy the trigger's uid or server fields differ"},
+}
+
+func limitationByID(id string) *CLILimitation {
+	for i := range Limitations {
+		if Limitations[i].ID == id {
+			return &Limitations[i]
+		}
+	}
+	return nil
+}
+
+// explain returns the limitation a disagreement shows, or nil: the one the
+// case declares, else the first whose Shows holds.
+func explain(c Case, g, k Result) *CLILimitation {
+	if c.Limitation != "" {
+		return limitationByID(c.Limitation)
+	}
+	for i := range Limitations {
+		if l := &Limitations[i]; l.Shows != nil && l.Shows(c, g, k) {
+			return l
+		}
+	}
+	return nil
+}
+
+// defaulted is objs with the API server's defaults that genplay's cluster
+// models (engine/cluster's doc lists them) applied.
+func defaulted(objs []resource.Object) []resource.Object {
+	out := make([]resource.Object, len(objs))
+	for i, o := range objs {
+		o = o.DeepCopy()
+		switch o.Kind() {
+		case "Namespace":
+			l := o.Labels()
+			l["kubernetes.io/metadata.name"] = o.Name()
+			o.SetLabels(l)
+			if _, ok := o["status"].(map[string]any); !ok {
+				o["status"] = map[string]any{"phase": "Active"}
+			}
+		case "Secret":
+			if sd, ok := o["stringData"].(map[string]any); ok {
+				data, _ := o["data"].(map[string]any)
+				if data == nil {
+					data = map[string]any{}
+				}
+				for k, v := range sd {
+					if s, ok := v.(string); ok {
+						data[k] = base64.StdEncoding.EncodeToString([]byte(s))
+					}
+				}
+				o["data"] = data
+				delete(o, "stringData")
+			}
+		}
+		out[i] = o
+	}
+	return out
+}
