@@ -317,6 +317,8 @@ func (sh *shell) expand(w scenario.Word) ([]string, bool) {
 // partValue is the value of one part of a word.
 func (sh *shell) partValue(p scenario.WordPart) (string, bool) {
 	switch {
+	case p.Var == "?":
+		return strconv.Itoa(sh.status), true
 	case p.Var != "":
 		return sh.vars[p.Var], true
 	case p.Sub != nil:

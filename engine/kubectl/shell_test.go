@@ -241,6 +241,16 @@ func TestScriptsWithVariablesLoopsAndTests(t *testing.T) {
 			pass: true,
 		},
 		{
+			name: "$? is the last status",
+			ops: `- script:
+    content: |
+      kubectl get cm missing -n apps 2>/dev/null
+      if [ $? -ne 0 ]; then echo "status $?"; fi
+    check:
+      ($stdout): "status 0\n"`,
+			pass: true,
+		},
+		{
 			name: "a loop that never ends is stopped",
 			ops: `- script:
     content: "while true; do :; done"`,

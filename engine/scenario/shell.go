@@ -35,8 +35,9 @@ type token struct {
 // fields as sh splits them.
 type Word []WordPart
 
-// WordPart is a literal, a variable ($NAME, ${NAME}) or a command
-// substitution ($(...)); Quoted parts are not split into fields.
+// WordPart is a literal, a variable ($NAME, ${NAME}, and $? for the last
+// status) or a command substitution ($(...)); Quoted parts are not split
+// into fields.
 type WordPart struct {
 	Lit    string
 	Var    string
@@ -308,6 +309,8 @@ func (l *lexer) variable(s string) (value string, part *WordPart, n int, err err
 		return v, part, j, nil
 	case s[1] == ' ' || s[1] == '\t' || s[1] == '\n' || s[1] == '"':
 		return "$", nil, 1, nil
+	case s[1] == '?':
+		return "", &WordPart{Var: "?"}, 2, nil // the last status, when it runs
 	}
 	return "", nil, 0, unsupported("uses the shell parameter $" + string(s[1]))
 }
