@@ -106,9 +106,12 @@
 //     not simulated.
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (package kubectl), inside a subset of sh: &&, ||,
-//     !, if/elif/else, exit, echo, true, false, set -e. Loops, [ and test,
-//     variables set by the script and command substitution make the test
-//     skip with the reason. jq in a pipeline runs only in native
+//     !, if/elif/else, for, while, until, break, variables, $(...), exit,
+//     echo, test and [ (strings and integers), seq, sleep (it advances the
+//     logical clock), set -e. Other programs, case, arithmetic and
+//     backquotes make the test skip with the reason; a script's loops run
+//     at most 10,000 times and it prints at most 4 MiB. jq in a pipeline
+//     runs only in native
 //     builds: it would add about 0.35 MB to the browser's wasm, so in the
 //     browser a script that pipes into jq makes the scenario skip with that
 //     reason, and there, only there, the browser's result differs from the

@@ -33,6 +33,7 @@ type scriptSession struct{ r *runner }
 
 func (x scriptSession) Store() *cluster.Store { return x.r.s.store }
 func (x scriptSession) Now() time.Time        { return x.r.s.clock.Now() }
+func (x scriptSession) Sleep(d time.Duration) { x.r.s.Sleep(d) }
 
 func (x scriptSession) Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
 	return x.r.s.Put(mode, obj, doc)

@@ -241,7 +241,6 @@ func runSuiteWith(paths []string, opts suiteOptions) (*testReport, error) {
 }
 
 type foundTests struct {
-	base string
 	list []testFile
 }
 
@@ -252,7 +251,7 @@ func findTests(paths []string, config *scenario.Configuration) (*foundTests, err
 	if err != nil {
 		return nil, err
 	}
-	out := &foundTests{base: cwd}
+	out := &foundTests{}
 	seen := map[string]bool{}
 	add := func(abs string, cli bool) {
 		if seen[abs] {

@@ -2,7 +2,8 @@
 // against the simulated cluster: kubectl's verbs (apply, create, get,
 // delete, label, annotate, patch, replace, run, scale, wait, exec) with the
 // pipelines scripts use (into jq, grep or another kubectl) and the shell
-// around them (&&, ||, !, if/elif/else, exit, echo, set -e), producing the
+// around them (&&, ||, !, if, for, while, variables, $(...), test, exit,
+// echo, seq, sleep, set -e), producing the
 // stdout, stderr and exit status a real shell would, then the operation's
 // check with $error, $stdout and $stderr bound.
 //

@@ -745,6 +745,23 @@ func (r *runner) printObjects(c *scenario.Command, objs []resource.Object, singl
 		for _, obj := range objs {
 			fmt.Fprintln(&o.stdout, typeName(r.kindInfo(obj), obj.Name()))
 		}
+	case "jsonpath=" + strings.TrimPrefix(c.Output, "jsonpath="):
+		if !single || len(objs) != 1 {
+			return &scenario.UnsupportedError{Reason: "prints -o " + c.Output + " for a list, which genplay does not reproduce (only for one named object)"}
+		}
+		// kubectl get allows missing keys: they print nothing.
+		v, _ := objs[0].Nested(strings.Split(strings.Trim(strings.TrimPrefix(c.Output, "jsonpath="), "{}."), ".")...)
+		switch x := v.(type) {
+		case nil:
+		case string:
+			o.stdout.WriteString(x)
+		default:
+			b, err := json.Marshal(x)
+			if err != nil {
+				return fmt.Errorf("print jsonpath: %w", err)
+			}
+			o.stdout.Write(b)
+		}
 	default:
 		return r.printTable(c, objs, o)
 	}
@@ -1171,6 +1188,9 @@ func (r *runner) kubectlWait(c *scenario.Command, o *kubectlOutput) error {
 	}
 	return nil
 }
+
+// simpleJSONPath is the -o jsonpath form genplay prints: one dotted path.
+var simpleJSONPath = regexp.MustCompile(`^jsonpath=\{(\.[A-Za-z0-9_-]+)+\}$`)
 
 // jsonPath evaluates the simple dotted form of a kubectl JSONPath,
 // "{.status.phase}".

@@ -63,7 +63,7 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 		r.skip(op, &scenario.UnsupportedError{Reason: "checks the output of kubectl exec, which genplay cannot produce (it runs no containers)"})
 		return false
 	}
-	sh := &shell{r: r, stepName: stepName, op: op, res: &scriptResult{}}
+	sh := &shell{r: r, stepName: stepName, op: op, res: &scriptResult{}, vars: map[string]string{}}
 	sh.list(list, false)
 	if sh.stopped {
 		return false
@@ -258,8 +258,8 @@ func (r *runner) precheckOne(c *scenario.Command) error {
 	if c.Flags["as-group"] != nil {
 		return &scenario.UnsupportedError{Reason: "impersonates groups (--as-group), which genplay does not simulate"}
 	}
-	if o := c.Output; o != "" && o != "json" && o != "yaml" && o != "name" && o != "wide" {
-		return &scenario.UnsupportedError{Reason: "prints -o " + o + ", which genplay does not reproduce (only json, yaml and name)"}
+	if o := c.Output; o != "" && o != "json" && o != "yaml" && o != "name" && o != "wide" && !simpleJSONPath.MatchString(o) {
+		return &scenario.UnsupportedError{Reason: "prints -o " + o + ", which genplay does not reproduce (only json, yaml, name and jsonpath={.a.b})"}
 	}
 	return nil
 }

@@ -21,8 +21,10 @@ type Session interface {
 	// KindInfo, Namespaced). Writes go through the methods below, which
 	// let Kyverno see them.
 	Store() *cluster.Store
-	// Now is the simulated clock's time.
+	// Now is the simulated clock's time; Sleep advances it (a script's
+	// sleep).
 	Now() time.Time
+	Sleep(d time.Duration)
 
 	// Put writes obj as the scenario's admin user, as a chainsaw operation
 	// of type mode (scenario.OpApply, OpCreate, OpUpdate or OpPatch) does:

@@ -2,8 +2,12 @@ package kubectl
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"time"
+
+	"maps"
 
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
@@ -21,6 +25,15 @@ type shell struct {
 	status   int
 	errexit  bool
 	last     *timeline.Step
+	// vars are the variables the script set.
+	vars map[string]string
+	// loops is how deep in loops the shell is; breaking and continuing
+	// end the current iteration (break also the loop).
+	loops                int
+	breaking, continuing bool
+	// iterations counts loop iterations and builtins run, against
+	// maxShellWork.
+	iterations int
 	// exited: the script ended (exit, set -e); its status is status.
 	exited bool
 	// stopped: the operation ended without a status (skipped, failed, a
@@ -28,8 +41,22 @@ type shell struct {
 	stopped bool
 }
 
-// done reports whether nothing more of the script runs.
-func (sh *shell) done() bool { return sh.exited || sh.stopped }
+// maxShellWork bounds the loop iterations of one script, so a loop that
+// runs no kubectl (which the run's limits count) still ends;
+// maxShellBytes bounds what a script prints and holds in a variable.
+const (
+	maxShellWork  = 10000
+	maxShellBytes = 4 << 20
+)
+
+// done reports whether nothing more of the current list runs.
+func (sh *shell) done() bool { return sh.exited || sh.stopped || sh.breaking || sh.continuing }
+
+// fail stops the script with an error at the operation.
+func (sh *shell) fail(err error) {
+	sh.stopped = true
+	sh.r.scriptFailed(sh.op, err)
+}
 
 // list runs l; tested marks a list whose status a condition reads, where
 // set -e does not apply.
@@ -61,8 +88,20 @@ func (sh *shell) pipeline(p *scenario.Pipeline, tested bool) {
 		sh.kubectl(p.Kubectl)
 	case p.Builtin != nil:
 		sh.builtin(p.Builtin)
+	case p.Assign != nil:
+		sh.assign(p.Assign)
 	case p.If != nil:
 		sh.ifClause(p.If, tested)
+	case p.For != nil:
+		sh.forLoop(p.For, tested)
+	case p.While != nil:
+		sh.whileLoop(p.While, tested)
+	case p.Deferred != nil:
+		sh.deferred(p.Deferred)
+	}
+	if n := sh.res.stdout.Len() + sh.res.stderr.Len(); n > maxShellBytes && !sh.stopped {
+		sh.fail(fmt.Errorf("line %d: the script printed more than %d bytes; genplay stops it", p.Line, maxShellBytes))
+		return
 	}
 	if sh.done() {
 		return
@@ -94,6 +133,220 @@ func (sh *shell) ifClause(f *scenario.If, tested bool) {
 	sh.status = 0 // no branch ran
 }
 
+// work counts one loop iteration; past maxShellWork the script fails.
+func (sh *shell) work() bool {
+	if sh.iterations++; sh.iterations > maxShellWork {
+		sh.fail(fmt.Errorf("the script's loops ran more than %d times; genplay stops it", maxShellWork))
+		return false
+	}
+	return true
+}
+
+func (sh *shell) forLoop(f *scenario.For, tested bool) {
+	var items []string
+	for _, w := range f.Words {
+		fields, ok := sh.expand(w)
+		if !ok {
+			return
+		}
+		items = append(items, fields...)
+	}
+	sh.status = 0
+	sh.loops++
+	defer func() { sh.loops-- }()
+	for _, item := range items {
+		if !sh.work() {
+			return
+		}
+		sh.vars[f.Name] = item
+		sh.list(f.Body, tested)
+		sh.continuing = false
+		if sh.breaking {
+			sh.breaking = false
+			return
+		}
+		if sh.done() {
+			return
+		}
+	}
+}
+
+func (sh *shell) whileLoop(w *scenario.While, tested bool) {
+	sh.loops++
+	defer func() { sh.loops-- }()
+	status := 0
+	for {
+		if !sh.work() {
+			return
+		}
+		sh.list(w.Cond, true)
+		if sh.done() {
+			sh.breaking, sh.continuing = false, false
+			break
+		}
+		if (sh.status == 0) == w.Until {
+			break
+		}
+		sh.list(w.Body, tested)
+		status = sh.status
+		sh.continuing = false
+		if sh.breaking {
+			sh.breaking = false
+			break
+		}
+		if sh.done() {
+			return
+		}
+	}
+	if !sh.exited && !sh.stopped {
+		sh.status = status
+	}
+}
+
+func (sh *shell) assign(a *scenario.Assign) {
+	sh.status = 0 // or the status of the last substitution in the value
+	v, ok := sh.concat(a.Value)
+	if !ok {
+		return
+	}
+	if len(v) > maxShellBytes {
+		sh.fail(fmt.Errorf("the variable %s would hold more than %d bytes; genplay stops the script", a.Name, maxShellBytes))
+		return
+	}
+	sh.vars[a.Name] = v
+}
+
+// deferred expands a command's words, then runs it.
+func (sh *shell) deferred(d *scenario.Deferred) {
+	words := d.Words()
+	expanded := make([][]string, len(words))
+	for i, stage := range words {
+		for _, w := range stage {
+			fields, ok := sh.expand(w)
+			if !ok {
+				return
+			}
+			expanded[i] = append(expanded[i], fields...)
+		}
+	}
+	pl, err := d.Resolve(expanded)
+	if err == nil && pl.Kubectl != nil {
+		err = sh.r.precheck(pl.Kubectl)
+	}
+	if err != nil {
+		var u *scenario.UnsupportedError
+		if errors.As(err, &u) {
+			sh.stopped = true
+			if u.Line == 0 {
+				u.Line = d.Line
+			}
+			sh.r.skip(sh.op, u)
+			return
+		}
+		sh.fail(fmt.Errorf("line %d: %w", d.Line, err))
+		return
+	}
+	if pl.Kubectl != nil {
+		sh.kubectl(pl.Kubectl)
+	} else {
+		sh.builtin(pl.Builtin)
+	}
+}
+
+// concat is a word's value without splitting (an assignment's).
+func (sh *shell) concat(w scenario.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w {
+		v, ok := sh.partValue(p)
+		if !ok {
+			return "", false
+		}
+		b.WriteString(v)
+	}
+	return b.String(), true
+}
+
+// expand is a word's fields: unquoted variables and substitutions are
+// split on white space, as sh splits them with the default IFS.
+func (sh *shell) expand(w scenario.Word) ([]string, bool) {
+	var fields []string
+	var cur strings.Builder
+	have := false
+	flush := func() {
+		if have {
+			fields = append(fields, cur.String())
+		}
+		cur.Reset()
+		have = false
+	}
+	for _, p := range w {
+		v, ok := sh.partValue(p)
+		if !ok {
+			return nil, false
+		}
+		if p.Quoted || (p.Var == "" && p.Sub == nil) {
+			cur.WriteString(v)
+			have = true
+			continue
+		}
+		pieces := strings.Fields(v)
+		if len(pieces) == 0 {
+			if v != "" {
+				flush()
+			}
+			continue
+		}
+		if strings.IndexAny(v[:1], " \t\n") == 0 {
+			flush()
+		}
+		for i, piece := range pieces {
+			if i > 0 {
+				flush()
+			}
+			cur.WriteString(piece)
+			have = true
+		}
+		if strings.IndexAny(v[len(v)-1:], " \t\n") == 0 {
+			flush()
+		}
+	}
+	flush()
+	return fields, true
+}
+
+// partValue is the value of one part of a word.
+func (sh *shell) partValue(p scenario.WordPart) (string, bool) {
+	switch {
+	case p.Var == "?":
+		return strconv.Itoa(sh.status), true
+	case p.Var != "":
+		return sh.vars[p.Var], true
+	case p.Sub != nil:
+		return sh.substitute(p.Sub)
+	}
+	return p.Lit, true
+}
+
+// substitute runs a command substitution as a subshell: what it prints
+// on stdout, less trailing newlines, is the value; its stderr is the
+// script's. Its status becomes the shell's (as for NAME=$(...)).
+func (sh *shell) substitute(l scenario.List) (string, bool) {
+	sub := &shell{r: sh.r, stepName: sh.stepName, op: sh.op, res: &scriptResult{}, errexit: sh.errexit,
+		vars: maps.Clone(sh.vars), iterations: sh.iterations}
+	sub.list(l, false)
+	sh.iterations = sub.iterations
+	sh.res.stderr.WriteString(sub.res.stderr.String())
+	if sub.last != nil {
+		sh.last = sub.last
+	}
+	if sub.stopped {
+		sh.stopped = true
+		return "", false
+	}
+	sh.status = sub.status
+	return strings.TrimRight(sub.res.stdout.String(), "\n"), true
+}
+
 func (sh *shell) builtin(b *scenario.Builtin) {
 	switch b.Name {
 	case "true", ":":
@@ -117,15 +370,147 @@ func (sh *shell) builtin(b *scenario.Builtin) {
 		if len(b.Args) > 0 && b.Args[0] == "-n" {
 			text = strings.Join(b.Args[1:], " ")
 		}
-		switch {
-		case b.Discard:
-		case b.ToStderr:
-			sh.res.stderr.WriteString(text)
-		default:
-			sh.res.stdout.WriteString(text)
+		sh.print(b, text)
+		sh.status = 0
+	case "break", "continue":
+		if sh.loops == 0 {
+			sh.status = 0 // sh ignores them outside a loop
+			return
 		}
+		sh.breaking, sh.continuing = b.Name == "break", b.Name == "continue"
+		sh.status = 0
+	case "test", "[":
+		args := b.Args
+		if b.Name == "[" {
+			args = args[:len(args)-1]
+		}
+		status, msg := test(args)
+		if msg != "" {
+			sh.res.stderr.WriteString(b.Name + ": " + msg + "\n")
+		}
+		sh.status = status
+	case "seq":
+		out, err := seq(b.Args)
+		if err != nil {
+			sh.res.stderr.WriteString("seq: " + err.Error() + "\n")
+			sh.status = 1
+			return
+		}
+		sh.print(b, out)
+		sh.status = 0
+	case "sleep":
+		d, err := sleepDuration(b.Args[0])
+		if err != nil {
+			sh.res.stderr.WriteString("sleep: " + err.Error() + "\n")
+			sh.status = 1
+			return
+		}
+		sh.r.s.Sleep(d)
 		sh.status = 0
 	}
+}
+
+func (sh *shell) print(b *scenario.Builtin, text string) {
+	switch {
+	case b.Discard:
+	case b.ToStderr:
+		sh.res.stderr.WriteString(text)
+	default:
+		sh.res.stdout.WriteString(text)
+	}
+}
+
+// test is test(1) for strings and integers: -z, -n, =, ==, !=, -eq, -ne,
+// -lt, -le, -gt, -ge and !; status 2 with a message for anything else.
+func test(args []string) (int, string) {
+	if len(args) > 0 && args[0] == "!" {
+		status, msg := test(args[1:])
+		if status == 2 {
+			return status, msg
+		}
+		return boolStatus(status != 0), ""
+	}
+	switch len(args) {
+	case 0:
+		return 1, ""
+	case 1:
+		return boolStatus(args[0] != ""), ""
+	case 2:
+		switch args[0] {
+		case "-z":
+			return boolStatus(args[1] == ""), ""
+		case "-n":
+			return boolStatus(args[1] != ""), ""
+		}
+		return 2, "genplay does not interpret " + args[0]
+	case 3:
+		a, op, b := args[0], args[1], args[2]
+		switch op {
+		case "=", "==":
+			return boolStatus(a == b), ""
+		case "!=":
+			return boolStatus(a != b), ""
+		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+			x, err1 := strconv.Atoi(a)
+			y, err2 := strconv.Atoi(b)
+			if err1 != nil || err2 != nil {
+				return 2, "integer expression expected"
+			}
+			return boolStatus(map[string]bool{"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op]), ""
+		}
+		return 2, "genplay does not interpret " + op
+	}
+	return 2, "genplay interprets tests of at most three arguments"
+}
+
+// maxSeq bounds what seq prints.
+const maxSeq = 10000
+
+// seq is seq(1) for integers: [FIRST [INCREMENT]] LAST.
+func seq(args []string) (string, error) {
+	nums := make([]int, len(args))
+	for i, a := range args {
+		n, err := strconv.Atoi(a)
+		if err != nil {
+			return "", fmt.Errorf("invalid integer argument: %q", a)
+		}
+		nums[i] = n
+	}
+	first, inc, last := 1, 1, nums[len(nums)-1]
+	if len(nums) >= 2 {
+		first = nums[0]
+	}
+	if len(nums) == 3 {
+		inc = nums[1]
+	}
+	if inc == 0 {
+		return "", fmt.Errorf("invalid Zero increment value: '0'")
+	}
+	var b strings.Builder
+	for i, n := first, 0; inc > 0 && i <= last || inc < 0 && i >= last; i, n = i+inc, n+1 {
+		if n >= maxSeq {
+			return "", fmt.Errorf("genplay prints at most %d numbers", maxSeq)
+		}
+		fmt.Fprintf(&b, "%d\n", i)
+	}
+	return b.String(), nil
+}
+
+// sleepDuration reads sleep(1)'s argument: seconds, or a number with s,
+// m, h or d.
+func sleepDuration(arg string) (time.Duration, error) {
+	unit := time.Second
+	num := arg
+	for suffix, u := range map[string]time.Duration{"s": time.Second, "m": time.Minute, "h": time.Hour, "d": 24 * time.Hour} {
+		if n, ok := strings.CutSuffix(arg, suffix); ok {
+			num, unit = n, u
+		}
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	if err != nil || f < 0 || f > 1e6 {
+		return 0, fmt.Errorf("invalid time interval %q", arg)
+	}
+	return time.Duration(f * float64(unit)), nil
 }
 
 // kubectl runs one kubectl call (with its pipe stages) as a timeline step.

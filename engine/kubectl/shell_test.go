@@ -1,6 +1,7 @@
 package kubectl_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -152,6 +153,157 @@ func TestScriptsShellControlFlow(t *testing.T) {
 			}
 			assert.False(t, res.Passed)
 			assert.Contains(t, diagnostics(res), c.failure)
+		})
+	}
+}
+
+// pollScript is the shape of Kyverno's sync-update-trigger-in-place test:
+// variables from command substitutions, a polling loop with seq, [ and
+// sleep, and checks with exit.
+const pollScript = `- script:
+    content: |
+      set -e
+      uid1=$(kubectl get configmap base-copy -n apps -o jsonpath='{.metadata.uid}')
+      kubectl patch cm base -n default --type merge -p '{"data":{"level":"LEVEL"}}'
+      val=""
+      for i in $(seq 1 30); do
+        val=$(kubectl get configmap base-copy -n apps -o jsonpath='{.data.level}' 2>/dev/null || true)
+        if [ "$val" = "debug" ]; then
+          break
+        fi
+        sleep 2
+      done
+      if [ "$val" != "debug" ]; then
+        echo "downstream was not updated, got level=$val"
+        exit 1
+      fi
+      uid2=$(kubectl get configmap base-copy -n apps -o jsonpath='{.metadata.uid}')
+      if [ "$uid1" != "$uid2" ]; then
+        echo "recreated: uid changed from $uid1 to $uid2"
+        exit 1
+      fi
+      echo "updated in place"
+    check:
+      (contains($stdout, 'updated in place')): true`
+
+func TestScriptsWithVariablesLoopsAndTests(t *testing.T) {
+	res := runScript(t, strings.Replace(pollScript, "LEVEL", "debug", 1))
+	require.Empty(t, res.Skipped)
+	assert.True(t, res.Passed, diagnostics(res))
+
+	res = runScript(t, strings.Replace(pollScript, "LEVEL", "warn", 1))
+	require.Empty(t, res.Skipped)
+	assert.False(t, res.Passed)
+	assert.Contains(t, diagnostics(res), "downstream was not updated, got level=warn")
+	// The loop polled 30 times, sleeping 2s each time: the clock moved.
+	last := res.Steps[len(res.Steps)-1]
+	assert.Equal(t, "kubectl get configmap base-copy -n apps -o jsonpath='{.data.level}' 2>/dev/null", last.Summary)
+
+	cases := []struct {
+		name, ops string
+		pass      bool
+		failure   string
+	}{
+		{
+			name: "a variable holds a substitution's output, trailing newlines removed",
+			ops: `- script:
+    content: |
+      name=$(kubectl get cm base-copy -n apps -o name)
+      test "$name" = configmap/base-copy && echo "ok $name"
+    check:
+      ($stdout): "ok configmap/base-copy\n"`,
+			pass: true,
+		},
+		{
+			name: "an unquoted substitution splits into words; a quoted one does not",
+			ops: `- script:
+    content: |
+      for w in $(echo a b) "$(echo c d)"; do echo "[$w]"; done
+    check:
+      ($stdout): "[a]\n[b]\n[c d]\n"`,
+			pass: true,
+		},
+		{
+			name: "while and until loop on a condition",
+			ops: `- script:
+    content: |
+      until kubectl get cm made -n apps >/dev/null 2>&1; do
+        kubectl create cm made -n apps
+      done
+      while ! kubectl get cm made -n apps >/dev/null 2>&1; do exit 1; done
+- assert:
+    resource:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: made
+        namespace: apps`,
+			pass: true,
+		},
+		{
+			name: "$? is the last status",
+			ops: `- script:
+    content: |
+      kubectl get cm missing -n apps 2>/dev/null
+      if [ $? -ne 0 ]; then echo "status $?"; fi
+    check:
+      ($stdout): "status 0\n"`,
+			pass: true,
+		},
+		{
+			name: "a loop that never ends is stopped",
+			ops: `- script:
+    content: "while true; do :; done"`,
+			failure: "loops ran more than",
+		},
+		{
+			name: "set -e ends the script when an assignment's substitution fails",
+			ops: `- script:
+    content: |
+      set -e
+      x=$(kubectl get cm missing -n apps)
+      echo unreachable
+    check:
+      ($error != null): true
+      ($stdout): ""`,
+			pass: true,
+		},
+		{
+			name: "a substituted command genplay cannot run skips the test",
+			ops: `- script:
+    content: |
+      pod=$(kubectl get pods -n apps -o name)
+      kubectl logs $pod`,
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res := runScript(t, c.ops)
+			if c.name == "a substituted command genplay cannot run skips the test" {
+				assert.Contains(t, res.Skipped, "kubectl logs reads container logs")
+				return
+			}
+			require.Empty(t, res.Skipped)
+			if c.pass {
+				assert.True(t, res.Passed, diagnostics(res))
+				return
+			}
+			assert.False(t, res.Passed)
+			assert.Contains(t, diagnostics(res), c.failure)
+		})
+	}
+}
+
+func TestScriptsThatGrowWithoutBoundAreStopped(t *testing.T) {
+	for name, content := range map[string]string{
+		"a variable":     `x=ab; while true; do x="$x$x"; done`,
+		"what it prints": `x=$(seq 1 10000); while true; do echo "$x"; done`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			res := runScript(t, "- script:\n    content: '"+content+"'")
+			require.Empty(t, res.Skipped)
+			assert.False(t, res.Passed)
+			assert.Contains(t, diagnostics(res), "genplay stops")
 		})
 	}
 }

@@ -87,14 +87,94 @@ type AndOr struct {
 }
 
 // Pipeline is one command of a script, its status negated by a leading
-// "!". Exactly one of Kubectl, Builtin and If is set.
+// "!". Exactly one of Kubectl, Builtin, Assign, If, For, While and
+// Deferred is set.
 type Pipeline struct {
 	// Line is where the pipeline starts in the script.
 	Line    int
 	Negate  bool
 	Kubectl *Command
 	Builtin *Builtin
+	Assign  *Assign
 	If      *If
+	For     *For
+	While   *While
+	// Deferred is a kubectl call or builtin whose words hold the script's
+	// variables or command substitutions: Resolve it once they are known.
+	Deferred *Deferred
+}
+
+// Assign is NAME=VALUE: VALUE is not split into fields.
+type Assign struct {
+	Name  string
+	Value Word
+}
+
+// For is `for NAME in WORDS; do BODY; done`.
+type For struct {
+	Name  string
+	Words []Word
+	Body  List
+}
+
+// While is `while COND; do BODY; done` (Until: `until`, the body runs
+// while COND fails).
+type While struct {
+	Cond, Body List
+	Until      bool
+}
+
+// Deferred is a command known only when it runs. Provisional is the
+// kubectl call it is with every such part as "x", for the checks made
+// before the script runs (nil for a builtin).
+type Deferred struct {
+	Line        int
+	Text        string
+	Provisional *Command
+	stages      []rawStage
+}
+
+// Words returns the words of each stage of the pipeline; a word known
+// before running is one quoted literal.
+func (d *Deferred) Words() [][]Word {
+	out := make([][]Word, len(d.stages))
+	for i, st := range d.stages {
+		for j, w := range st.words {
+			if st.parts[j] != nil {
+				out[i] = append(out[i], st.parts[j])
+			} else {
+				out[i] = append(out[i], Word{{Lit: w, Quoted: true}})
+			}
+		}
+	}
+	return out
+}
+
+// Resolve builds the command from its expanded words (stage by stage, as
+// Words lines them up), checked as a command known before running is.
+func (d *Deferred) Resolve(words [][]string) (Pipeline, error) {
+	if len(words) != len(d.stages) {
+		return Pipeline{}, fmt.Errorf("expanded %d stages of %d", len(words), len(d.stages))
+	}
+	stages := make([]rawStage, len(d.stages))
+	for i, st := range d.stages {
+		if len(words[i]) == 0 {
+			return Pipeline{}, fmt.Errorf("line %d: a command expanded to nothing", d.Line)
+		}
+		stages[i] = rawStage{words: words[i], parts: make([]Word, len(words[i])), redirects: st.redirects, stdin: st.stdin}
+	}
+	pl := Pipeline{Line: d.Line}
+	if b, ok, err := builtin(stages); ok || err != nil {
+		pl.Builtin = b
+		return pl, err
+	}
+	cmd, err := assemble(stages)
+	if err != nil {
+		return pl, err
+	}
+	cmd.Line, cmd.Text = d.Line, d.Text
+	pl.Kubectl = cmd
+	return pl, nil
 }
 
 // Builtin is a shell builtin genplay interprets: exit [N], true, false,
@@ -114,23 +194,45 @@ type If struct {
 	Else          List
 }
 
-// Commands returns every kubectl command of l, in source order, for
-// checks that must see the whole script before any of it runs.
+// Commands returns every kubectl command of l, in command substitutions
+// too, for checks that must see the whole script before any of it runs.
 func (l List) Commands() []*Command {
 	var out []*Command
 	var walk func(List)
+	words := func(ws ...Word) {
+		for _, w := range ws {
+			for _, part := range w {
+				walk(part.Sub)
+			}
+		}
+	}
 	walk = func(l List) {
 		for _, ao := range l {
 			for _, p := range ao.Pipelines {
 				switch {
 				case p.Kubectl != nil:
 					out = append(out, p.Kubectl)
+				case p.Assign != nil:
+					words(p.Assign.Value)
+				case p.Deferred != nil:
+					for _, stage := range p.Deferred.Words() {
+						words(stage...)
+					}
+					if p.Deferred.Provisional != nil {
+						out = append(out, p.Deferred.Provisional)
+					}
 				case p.If != nil:
 					for i := range p.If.Conds {
 						walk(p.If.Conds[i])
 						walk(p.If.Bodies[i])
 					}
 					walk(p.If.Else)
+				case p.For != nil:
+					words(p.For.Words...)
+					walk(p.For.Body)
+				case p.While != nil:
+					walk(p.While.Cond)
+					walk(p.While.Body)
 				}
 			}
 		}
@@ -172,10 +274,13 @@ var kyvernoPods = []*regexp.Regexp{
 
 // ParseScriptEnv parses a script operation's content: kubectl calls,
 // optionally piped into jq, grep or another kubectl, with heredocs as
-// input; the builtins exit, true, false, :, echo and set; joined by
-// newlines, ";", "&&" and "||", negated with "!", in if/elif/else/fi. env
-// holds the variables the script may use (chainsaw sets $NAMESPACE).
-// Anything genplay cannot interpret honestly returns an *UnsupportedError.
+// input; the builtins exit, true, false, :, echo, test, [, seq, sleep,
+// break, continue and set; assignments and $(...); joined by newlines,
+// ";", "&&" and "||", negated with "!", in if/elif/else/fi, for, while
+// and until. env holds chainsaw's variables (it sets $NAMESPACE), which
+// expand now; the script's own expand when it runs, and one it never sets
+// is unsupported. Anything genplay cannot interpret honestly returns an
+// *UnsupportedError.
 func ParseScriptEnv(content string, env map[string]string) (List, error) {
 	for _, re := range kyvernoPods {
 		if m := re.FindStringSubmatch(content); m != nil {
@@ -189,11 +294,12 @@ func ParseScriptEnv(content string, env map[string]string) (List, error) {
 			return nil, unsupported("inspects the pods of namespace " + ns + ", which genplay does not run")
 		}
 	}
-	toks, err := lex(content, env)
+	names := &shellNames{set: map[string]bool{}, read: map[string]int{}}
+	toks, err := lex(content, env, 1, names)
 	if err != nil {
 		return nil, err
 	}
-	p := &scriptParser{src: content, toks: toks}
+	p := &scriptParser{src: content, toks: toks, names: names}
 	list, err := p.parse()
 	if err != nil {
 		var u *UnsupportedError
@@ -201,6 +307,29 @@ func ParseScriptEnv(content string, env map[string]string) (List, error) {
 			u.Line = p.line()
 		}
 		return nil, err
+	}
+	for _, name := range sortedKeys(names.read) {
+		if !names.set[name] {
+			return nil, &UnsupportedError{Reason: "uses the shell variable $" + name + ", which is not set", Line: names.read[name]}
+		}
+	}
+	return list, nil
+}
+
+// parseNested parses the script of a command substitution, whose first
+// line is line of the enclosing script.
+func parseNested(src string, env map[string]string, line int, names *shellNames) (List, error) {
+	toks, err := lex(src, env, line, names)
+	if err != nil {
+		return nil, err
+	}
+	p := &scriptParser{src: src, toks: toks, names: names}
+	list, err := p.list()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t != nil {
+		return nil, fmt.Errorf("line %d: unexpected %q", t.line, t.text)
 	}
 	return list, nil
 }
@@ -227,11 +356,12 @@ type scriptParser struct {
 	src   string
 	toks  []token
 	i     int
-	depth int // of nested ifs
+	depth int // of nested ifs and loops
+	names *shellNames
 }
 
-// maxIfDepth bounds the nesting of if, so hostile input cannot exhaust the
-// stack.
+// maxIfDepth bounds the nesting of if and loops, so hostile input cannot
+// exhaust the stack.
 const maxIfDepth = 50
 
 func (p *scriptParser) line() int {
@@ -277,8 +407,8 @@ func (p *scriptParser) isWord(w string) bool {
 	return t != nil && t.kind == tWord && t.text == w
 }
 
-// listEnd are the reserved words that end a list inside an if.
-var listEnd = map[string]bool{"then": true, "elif": true, "else": true, "fi": true}
+// listEnd are the reserved words that end a list inside an if or a loop.
+var listEnd = map[string]bool{"then": true, "elif": true, "else": true, "fi": true, "do": true, "done": true}
 
 // list reads and-or lists separated by newlines and ";" up to the end or
 // a word that ends it (then, elif, else, fi).
@@ -350,14 +480,24 @@ func (p *scriptParser) command() (Pipeline, error) {
 			return pl, fmt.Errorf("line %d: ! needs a command after it", t.line)
 		}
 	}
-	if p.isWord("if") {
+	for _, w := range []string{"if", "for", "while", "until"} {
+		if !p.isWord(w) {
+			continue
+		}
 		p.i++
 		if p.depth++; p.depth > maxIfDepth {
-			return pl, fmt.Errorf("line %d: if is nested more than %d deep", t.line, maxIfDepth)
+			return pl, fmt.Errorf("line %d: if and loops are nested more than %d deep", t.line, maxIfDepth)
 		}
-		f, err := p.ifClause(t.line)
+		var err error
+		switch w {
+		case "if":
+			pl.If, err = p.ifClause(t.line)
+		case "for":
+			pl.For, err = p.forLoop(t.line)
+		default:
+			pl.While, err = p.whileLoop(t.line, w == "until")
+		}
 		p.depth--
-		pl.If = f
 		return pl, err
 	}
 	if t := p.peek(); t.kind == tWord && listEnd[t.text] {
@@ -368,18 +508,134 @@ func (p *scriptParser) command() (Pipeline, error) {
 	if err != nil {
 		return pl, err
 	}
-	if b, ok, err := builtin(stages); ok || err != nil {
-		pl.Builtin = b
-		return pl, err
+	if name, value, ok := assignment(stages[0]); ok {
+		if len(stages) > 1 || len(stages[0].words) > 1 || len(stages[0].redirects) > 0 || stages[0].stdin != nil {
+			return pl, unsupported("sets the shell variable " + name + " for one command")
+		}
+		p.names.set[name] = true
+		pl.Assign = &Assign{Name: name, Value: value}
+		return pl, nil
 	}
-	cmd, err := assemble(stages)
+	text := strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.i-1].end])
+	b, isBuiltin, err := builtin(stages)
 	if err != nil {
 		return pl, err
 	}
-	cmd.Line = p.toks[start].line
-	cmd.Text = strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.i-1].end])
-	pl.Kubectl = cmd
+	var cmd *Command
+	if !isBuiltin {
+		if cmd, err = assemble(stages); err != nil {
+			return pl, err
+		}
+		cmd.Line, cmd.Text = p.toks[start].line, text
+	}
+	for _, st := range stages {
+		for _, w := range st.parts {
+			if w != nil {
+				// Checked with "x" for each part known only when it
+				// runs; resolved then.
+				pl.Deferred = &Deferred{Line: p.toks[start].line, Text: text, Provisional: cmd, stages: stages}
+				return pl, nil
+			}
+		}
+	}
+	pl.Builtin, pl.Kubectl = b, cmd
 	return pl, nil
+}
+
+// assignment reads NAME=VALUE from a command's first word.
+func assignment(st rawStage) (name string, value Word, ok bool) {
+	name, _, ok = strings.Cut(st.words[0], "=")
+	if !ok || !identifier.MatchString(name) || !isNameStart(name[0]) {
+		return "", nil, false
+	}
+	if st.parts[0] == nil {
+		return name, Word{{Lit: strings.TrimPrefix(st.words[0], name+"="), Quoted: true}}, true
+	}
+	// Drop the literal "NAME=" from the front of the parts.
+	skip := len(name) + 1
+	for _, part := range st.parts[0] {
+		switch {
+		case skip == 0 || part.Lit == "" && part.Var == "" && part.Sub == nil:
+		case len(part.Lit) >= skip:
+			part.Lit = part.Lit[skip:]
+			skip = 0
+		default:
+			return "", nil, false // NAME= is not one literal: not an assignment
+		}
+		if part.Lit != "" || part.Var != "" || part.Sub != nil {
+			part.Quoted = true // an assignment is not split into fields
+			value = append(value, part)
+		}
+	}
+	if value == nil {
+		value = Word{{Quoted: true}}
+	}
+	return name, value, true
+}
+
+// forLoop reads a for after its "for" up to its "done".
+func (p *scriptParser) forLoop(line int) (*For, error) {
+	t := p.peek()
+	if t == nil || t.kind != tWord || t.parts != nil || !identifier.MatchString(t.text) || !isNameStart(t.text[0]) {
+		return nil, fmt.Errorf("line %d: for needs a variable name", line)
+	}
+	f := &For{Name: t.text}
+	p.names.set[f.Name] = true
+	p.i++
+	if !p.isWord("in") {
+		return nil, unsupported("loops over the script's arguments (for without in)")
+	}
+	p.i++
+	for t := p.peek(); t != nil && t.kind == tWord; t = p.peek() {
+		if t.parts != nil {
+			f.Words = append(f.Words, t.parts)
+		} else {
+			f.Words = append(f.Words, Word{{Lit: t.text, Quoted: true}})
+		}
+		p.i++
+	}
+	if !p.isOp(";") && !p.isOp("\n") {
+		return nil, fmt.Errorf("line %d: for needs ; or a new line before do", line)
+	}
+	body, err := p.doDone(line, "for")
+	f.Body = body
+	return f, err
+}
+
+// whileLoop reads a while or until after its first word up to its "done".
+func (p *scriptParser) whileLoop(line int, until bool) (*While, error) {
+	cond, err := p.list()
+	if err != nil {
+		return nil, err
+	}
+	if len(cond) == 0 {
+		return nil, fmt.Errorf("line %d: while needs a condition", line)
+	}
+	body, err := p.doDone(line, "while")
+	return &While{Cond: cond, Body: body, Until: until}, err
+}
+
+// doDone reads "do LIST done".
+func (p *scriptParser) doDone(line int, what string) (List, error) {
+	for p.isOp(";") || p.isOp("\n") {
+		p.i++
+	}
+	if !p.isWord("do") {
+		return nil, fmt.Errorf("line %d: %s needs do", line, what)
+	}
+	p.i++
+	body, err := p.list()
+	if err != nil {
+		return nil, err
+	}
+	if len(body) == 0 {
+		return nil, fmt.Errorf("line %d: do needs a command", line)
+	}
+	if !p.isWord("done") {
+		return nil, fmt.Errorf("line %d: %s has no done", line, what)
+	}
+	p.i++
+	return body, nil
 }
 
 // ifClause reads an if after its "if" up to its "fi".
@@ -428,7 +684,7 @@ func builtin(stages []rawStage) (*Builtin, bool, error) {
 	words := stages[0].words
 	name := words[0]
 	switch name {
-	case "exit", "true", "false", ":", "set":
+	case "exit", "true", "false", ":", "set", "break", "continue", "test", "[", "seq", "sleep":
 	case "echo":
 		if len(stages) > 1 {
 			return nil, false, nil // echo ... | kubectl: its stdin
@@ -473,29 +729,51 @@ func builtin(stages []rawStage) (*Builtin, bool, error) {
 		if len(b.Args) > 0 && strings.HasPrefix(b.Args[0], "-") && b.Args[0] != "-n" {
 			return nil, true, unsupported("uses echo " + b.Args[0])
 		}
+	case "[":
+		if len(b.Args) == 0 || b.Args[len(b.Args)-1] != "]" {
+			return nil, true, fmt.Errorf("[ needs a closing ]")
+		}
+	case "break", "continue":
+		if len(b.Args) > 0 {
+			return nil, true, unsupported(name + " " + b.Args[0] + " (out of more than one loop)")
+		}
+	case "seq":
+		if len(b.Args) < 1 || len(b.Args) > 3 {
+			return nil, true, fmt.Errorf("seq takes [FIRST [INCREMENT]] LAST")
+		}
+	case "sleep":
+		if len(b.Args) != 1 {
+			return nil, true, fmt.Errorf("sleep takes one duration")
+		}
 	}
 	return b, true, nil
 }
 
+// setOptions checks set's options: -e, -u, -x, and -o pipefail, alone or
+// combined (set -euo pipefail).
 func setOptions(args []string, exitOnError *bool) error {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		flags, o := strings.CutSuffix(a, "o")
 		switch {
-		case a == "-o" && i+1 < len(args) && args[i+1] == "pipefail":
+		case strings.HasPrefix(a, "-") && o && strings.Trim(flags[1:], "eux") == "" && i+1 < len(args) && args[i+1] == "pipefail":
 			i++
-		case strings.HasPrefix(a, "-") && strings.Trim(a[1:], "eux") == "":
-			if strings.Contains(a, "e") {
-				*exitOnError = true
-			}
+		case strings.HasPrefix(a, "-") && !o && strings.Trim(a[1:], "eux") == "":
 		default:
 			return unsupported("uses set " + a)
+		}
+		if strings.Contains(flags, "e") {
+			*exitOnError = true
 		}
 	}
 	return nil
 }
 
 type rawStage struct {
-	words     []string
+	words []string
+	// parts[i] is set when words[i] is known only when the script runs
+	// (words[i] is then its text with each such part as "x").
+	parts     []Word
 	redirects []redirect
 	stdin     *string
 }
@@ -503,11 +781,12 @@ type rawStage struct {
 type redirect struct{ op, target string }
 
 // reserved are the words at a command's start that genplay does not
-// interpret (if, !, then, elif, else and fi are read before).
+// interpret (if, for, while, until, !, and the words that end their
+// lists are read before).
 var reserved = map[string]bool{
 	"if": true, "then": true, "else": true, "elif": true, "fi": true, "for": true, "while": true, "until": true,
-	"do": true, "done": true, "case": true, "esac": true, "[": true, "[[": true, "{": true, "}": true, "!": true,
-	"function": true, "select": true, "test": true, "export": true, "source": true, ".": true, "eval": true,
+	"do": true, "done": true, "case": true, "esac": true, "[[": true, "{": true, "}": true, "!": true,
+	"function": true, "select": true, "export": true, "source": true, ".": true, "eval": true,
 }
 
 // pipeline reads stages separated by |, up to a list operator or the end.
@@ -534,15 +813,11 @@ func (p *scriptParser) pipeline() ([]rawStage, error) {
 			stages = append(stages, cur)
 			cur = rawStage{}
 		case tWord:
-			if len(cur.words) == 0 {
-				if reserved[t.text] {
-					return nil, unsupported("uses shell control flow (" + t.text + ")")
-				}
-				if strings.Contains(t.text, "=") && identifier.MatchString(strings.SplitN(t.text, "=", 2)[0]) {
-					return nil, unsupported("sets the shell variable " + strings.SplitN(t.text, "=", 2)[0])
-				}
+			if len(cur.words) == 0 && t.parts == nil && reserved[t.text] {
+				return nil, unsupported("uses shell control flow (" + t.text + ")")
 			}
 			cur.words = append(cur.words, t.text)
+			cur.parts = append(cur.parts, t.parts)
 		case tHeredoc:
 			text := t.text
 			cur.stdin = &text

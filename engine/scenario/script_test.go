@@ -113,13 +113,16 @@ func TestParseScript(t *testing.T) {
 		name, script, reason string
 	}{
 		{"inspecting Kyverno's pods is unsupported", "kubectl get po -A | awk '$5>0' | grep -q 'kyverno-admission-controller'", "inspects Kyverno's own pods"},
-		{"loops are unsupported", `for ns in a b; do kubectl get ns; done`, "shell control flow (for)"},
-		{"test is unsupported", `if [ -n x ]; then kubectl get ns; fi`, "shell control flow ([)"},
+		{"case is unsupported", "case x in\nx) kubectl get ns;;\nesac", "shell control flow"},
+		{"[[ is unsupported", `if [[ -n x ]]; then kubectl get ns; fi`, "shell control flow ([[)"},
+		{"a variable set for one command is unsupported", `FOO=bar kubectl get ns`, "for one command"},
+		{"a variable the script never sets is unsupported", `kubectl get ns $nope`, "$nope, which is not set"},
 		{"awk is unsupported", "kubectl get cm | awk '{print $1}'", "pipes into awk"},
 		{"writing files is unsupported", "kubectl get cm > out.txt", "writes to the file out.txt"},
 		{"other programs are unsupported", "curl http://x", "runs curl"},
 		{"logs are unsupported", "kubectl logs deploy/x", "reads container logs"},
-		{"command substitution is unsupported", "kubectl get cm $(cat name)", "command substitution"},
+		{"backquoted command substitution is unsupported", "kubectl get cm `cat name`", "command substitution"},
+		{"a substitution runs what genplay interprets only", "kubectl get cm $(cat name)", "reads files with cat"},
 		{"unknown flags are unsupported", "kubectl get cm --frobnicate", "--frobnicate"},
 	}
 	for _, tt := range unsupported {
@@ -167,9 +170,50 @@ func FuzzParseScript(f *testing.F) {
 	})
 }
 
-func TestDeeplyNestedIfIsAnError(t *testing.T) {
-	script := strings.Repeat("if true; then ", 100000) + "true" + strings.Repeat("; fi", 100000)
-	_, err := scenario.ParseScript(script)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), "nested more than")
+func TestDeepNestingIsAnError(t *testing.T) {
+	for _, script := range []string{
+		strings.Repeat("if true; then ", 100000) + "true" + strings.Repeat("; fi", 100000),
+		strings.Repeat("while true; do ", 100000) + "true" + strings.Repeat("; done", 100000),
+		"echo " + strings.Repeat("$(echo ", 100000) + "x" + strings.Repeat(")", 100000),
+	} {
+		_, err := scenario.ParseScript(script)
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), "nested more than")
+	}
+}
+
+func TestParseScriptVariablesAndLoops(t *testing.T) {
+	list, err := scenario.ParseScript("set -e\nuid=\"$(kubectl get cm a -o jsonpath='{.metadata.uid}')\"\nfor i in $(seq 1 3) x; do\n  kubectl get cm \"a-$i\" -n $ns || break\ndone\nns=default")
+	require.NoError(t, err, "ns is set by the script (later, which sh allows)")
+	require.Len(t, list, 4)
+	a := list[1].Pipelines[0].Assign
+	require.NotNil(t, a)
+	assert.Equal(t, "uid", a.Name)
+	require.Len(t, a.Value, 1)
+	require.NotNil(t, a.Value[0].Sub)
+	assert.Equal(t, "kubectl get cm a -o jsonpath='{.metadata.uid}'", a.Value[0].Sub[0].Pipelines[0].Kubectl.Text)
+	assert.Equal(t, 2, a.Value[0].Sub[0].Pipelines[0].Kubectl.Line)
+	f := list[2].Pipelines[0].For
+	require.NotNil(t, f)
+	assert.Equal(t, "i", f.Name)
+	require.Len(t, f.Words, 2)
+	d := f.Body[0].Pipelines[0].Deferred
+	require.NotNil(t, d, "a command with the script's variables is resolved when it runs")
+	assert.Equal(t, 4, d.Line)
+	require.NotNil(t, d.Provisional)
+	assert.Equal(t, []string{"cm", "a-x"}, d.Provisional.Targets, "checked before running with x for each variable")
+	pl, err := d.Resolve([][]string{{"kubectl", "get", "cm", "a-1", "-n", "default"}})
+	require.NoError(t, err)
+	assert.Equal(t, "default", pl.Kubectl.Namespace)
+	assert.Equal(t, "break", f.Body[0].Pipelines[1].Builtin.Name)
+	assert.Len(t, list.Commands(), 2, "the substitution's kubectl, and the loop's checked with x")
+}
+
+func TestSetTakesCombinedOptions(t *testing.T) {
+	for _, script := range []string{"set -euo pipefail\ntrue", "set -e -o pipefail\ntrue", "set -x\ntrue"} {
+		_, err := scenario.ParseScript(script)
+		assert.NoError(t, err, script)
+	}
+	_, err := scenario.ParseScript("set -o posix\ntrue")
+	assert.Error(t, err)
 }

@@ -20,10 +20,44 @@ const (
 )
 
 type token struct {
-	kind       tokKind
-	text       string
+	kind tokKind
+	text string
+	// parts is set for a word whose value is known only when it runs: it
+	// holds a script variable or a command substitution. text is then the
+	// word with each such part as "x", for checks made before running.
+	parts      Word
 	line       int
 	start, end int // byte offsets in the source
+}
+
+// Word is a word of a script whose value is known only when it runs: its
+// parts concatenated, unquoted variables and substitutions split into
+// fields as sh splits them.
+type Word []WordPart
+
+// WordPart is a literal, a variable ($NAME, ${NAME}, and $? for the last
+// status) or a command substitution ($(...)); Quoted parts are not split
+// into fields.
+type WordPart struct {
+	Lit    string
+	Var    string
+	Sub    List
+	Quoted bool
+}
+
+// shellNames tracks the variables a script sets and reads, across its
+// command substitutions, so a variable it never sets is reported.
+type shellNames struct {
+	set  map[string]bool
+	read map[string]int // name: first line
+	// depth is how deep in command substitutions the lexer is.
+	depth int
+}
+
+func (n *shellNames) reads(name string, line int) {
+	if _, ok := n.read[name]; !ok {
+		n.read[name] = line
+	}
 }
 
 type lexer struct {
@@ -31,6 +65,7 @@ type lexer struct {
 	i        int
 	line     int
 	env      map[string]string
+	names    *shellNames
 	toks     []token
 	heredocs []heredocReq // waiting for the end of the line
 }
@@ -42,8 +77,8 @@ type heredocReq struct {
 	expand bool // unquoted delimiter: $VAR expands
 }
 
-func lex(src string, env map[string]string) ([]token, error) {
-	l := &lexer{src: src, line: 1, env: env}
+func lex(src string, env map[string]string, line int, names *shellNames) ([]token, error) {
+	l := &lexer{src: src, line: line, env: env, names: names}
 	for l.i < len(l.src) {
 		c := l.src[l.i]
 		switch {
@@ -213,9 +248,15 @@ func (l *lexer) expandAll(s string) (string, error) {
 			b.WriteByte(s[i])
 			continue
 		}
-		v, n, err := l.variable(s[i:])
+		v, part, n, err := l.variable(s[i:])
 		if err != nil {
 			return "", err
+		}
+		if part != nil {
+			if part.Var != "" {
+				return "", unsupported("uses the shell variable $" + part.Var + " in a heredoc, where genplay expands only chainsaw's variables")
+			}
+			return "", unsupported("uses command substitution $(...) in a heredoc")
 		}
 		b.WriteString(v)
 		i += n - 1
@@ -223,66 +264,164 @@ func (l *lexer) expandAll(s string) (string, error) {
 	return b.String(), nil
 }
 
-// variable expands the $... at the start of s; it returns the value and how
-// many bytes it used.
-func (l *lexer) variable(s string) (string, int, error) {
+// variable reads the $... at the start of s: chainsaw's variables expand
+// now (the value), the script's own and command substitutions when the
+// script runs (a part); n is how many bytes it used.
+func (l *lexer) variable(s string) (value string, part *WordPart, n int, err error) {
 	if len(s) < 2 {
-		return "$", 1, nil
+		return "$", nil, 1, nil
 	}
 	switch {
+	case strings.HasPrefix(s, "$(("):
+		return "", nil, 0, unsupported("uses shell arithmetic $((...))")
 	case s[1] == '(':
-		return "", 0, unsupported("uses command substitution $(...)")
+		end, err := closingParen(s, 2)
+		if err != nil {
+			return "", nil, 0, fmt.Errorf("line %d: %w", l.line, err)
+		}
+		if l.names.depth++; l.names.depth > maxIfDepth {
+			return "", nil, 0, fmt.Errorf("line %d: command substitutions are nested more than %d deep", l.line, maxIfDepth)
+		}
+		sub, err := parseNested(s[2:end], l.env, l.line, l.names)
+		l.names.depth--
+		if err != nil {
+			return "", nil, 0, err
+		}
+		l.line += strings.Count(s[:end], "\n")
+		return "", &WordPart{Sub: sub}, end + 1, nil
 	case s[1] == '{':
 		end := strings.IndexByte(s, '}')
 		if end < 0 {
-			return "", 0, fmt.Errorf("unterminated ${")
+			return "", nil, 0, fmt.Errorf("unterminated ${")
 		}
 		name := s[2:end]
 		if !identifier.MatchString(name) {
-			return "", 0, unsupported("uses the shell expansion ${" + name + "}")
+			return "", nil, 0, unsupported("uses the shell expansion ${" + name + "}")
 		}
-		v, err := l.lookup(name)
-		return v, end + 1, err
+		v, part := l.lookup(name)
+		return v, part, end + 1, nil
 	case isNameStart(s[1]):
 		j := 2
 		for j < len(s) && (isNameStart(s[j]) || s[j] >= '0' && s[j] <= '9') {
 			j++
 		}
-		v, err := l.lookup(s[1:j])
-		return v, j, err
+		v, part := l.lookup(s[1:j])
+		return v, part, j, nil
 	case s[1] == ' ' || s[1] == '\t' || s[1] == '\n' || s[1] == '"':
-		return "$", 1, nil
+		return "$", nil, 1, nil
+	case s[1] == '?':
+		return "", &WordPart{Var: "?"}, 2, nil // the last status, when it runs
 	}
-	return "", 0, unsupported("uses the shell parameter $" + string(s[1]))
+	return "", nil, 0, unsupported("uses the shell parameter $" + string(s[1]))
 }
 
-func (l *lexer) lookup(name string) (string, error) {
+// lookup expands chainsaw's variables now; any other is the script's, read
+// when it runs.
+func (l *lexer) lookup(name string) (string, *WordPart) {
 	if v, ok := l.env[name]; ok {
 		return v, nil
 	}
-	return "", unsupported("uses the shell variable $" + name + ", which is not set")
+	l.names.reads(name, l.line)
+	return "", &WordPart{Var: name}
+}
+
+// closingParen finds the ")" that closes the "(" before s[i], skipping
+// quotes and nested parentheses.
+func closingParen(s string, i int) (int, error) {
+	depth := 1
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '\'':
+			end := strings.IndexByte(s[i+1:], '\'')
+			if end < 0 {
+				return 0, fmt.Errorf("unterminated single quote")
+			}
+			i += end + 1
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			if depth--; depth == 0 {
+				return i, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("$( has no closing )")
 }
 
 func isNameStart(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
+// wordBuilder collects a word: literal text, and the parts known only
+// when the script runs.
+type wordBuilder struct {
+	lit       strings.Builder
+	parts     Word
+	checkText strings.Builder // the word with each such part as "x"
+	quoted    bool            // the word has quotes (so it is a field, even empty)
+}
+
+func (w *wordBuilder) WriteString(s string) { w.lit.WriteString(s); w.checkText.WriteString(s) }
+func (w *wordBuilder) WriteByte(c byte) error {
+	w.checkText.WriteByte(c)
+	return w.lit.WriteByte(c)
+}
+
+func (w *wordBuilder) part(p WordPart) {
+	if w.lit.Len() > 0 {
+		w.parts = append(w.parts, WordPart{Lit: w.lit.String()})
+		w.lit.Reset()
+	}
+	w.parts = append(w.parts, p)
+	w.checkText.WriteString("x")
+}
+
+// token returns the word's text and, when it has parts known only when
+// the script runs, its parts.
+func (w *wordBuilder) token() (string, Word) {
+	if w.parts == nil {
+		return w.lit.String(), nil
+	}
+	parts := w.parts
+	if w.lit.Len() > 0 {
+		parts = append(parts, WordPart{Lit: w.lit.String()})
+	}
+	if w.quoted {
+		parts = append(Word{{Quoted: true}}, parts...)
+	}
+	return w.checkText.String(), parts
+}
+
+func (l *lexer) emitWord(w *wordBuilder, start int) {
+	text, parts := w.token()
+	l.toks = append(l.toks, token{kind: tWord, text: text, parts: parts, line: l.line, start: start, end: l.i})
+}
+
 // word lexes one word with its quotes and expansions.
 func (l *lexer) word() error {
 	start := l.i
-	var b strings.Builder
+	var b wordBuilder
 	digits := true
+	emit := func() { l.emitWord(&b, start) }
 	for l.i < len(l.src) {
 		c := l.src[l.i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '|' || c == '&' || c == ';' || c == '(' || c == ')':
-			l.emit(tWord, b.String(), start, l.i)
+			emit()
 			return nil
 		case c == '<' || c == '>':
 			if digits && l.i > start {
 				return l.redirect(l.src[start:l.i])
 			}
-			l.emit(tWord, b.String(), start, l.i)
+			emit()
 			return nil
 		case c == '\'':
 			end := strings.IndexByte(l.src[l.i+1:], '\'')
@@ -292,8 +431,10 @@ func (l *lexer) word() error {
 			lit := l.src[l.i+1 : l.i+1+end]
 			l.line += strings.Count(lit, "\n")
 			b.WriteString(lit)
+			b.quoted = true
 			l.i += end + 2
 		case c == '"':
+			b.quoted = true
 			l.i++
 			closed := false
 			for l.i < len(l.src) {
@@ -314,11 +455,16 @@ func (l *lexer) word() error {
 					return unsupported("uses command substitution (`...`)")
 				}
 				if d == '$' {
-					v, n, err := l.variable(l.src[l.i:])
+					v, part, n, err := l.variable(l.src[l.i:])
 					if err != nil {
 						return err
 					}
-					b.WriteString(v)
+					if part != nil {
+						part.Quoted = true
+						b.part(*part)
+					} else {
+						b.WriteString(v)
+					}
 					l.i += n
 					continue
 				}
@@ -345,11 +491,15 @@ func (l *lexer) word() error {
 		case c == '`':
 			return unsupported("uses command substitution (`...`)")
 		case c == '$':
-			v, n, err := l.variable(l.src[l.i:])
+			v, part, n, err := l.variable(l.src[l.i:])
 			if err != nil {
 				return err
 			}
-			b.WriteString(v)
+			if part != nil {
+				b.part(*part)
+			} else {
+				b.WriteString(v)
+			}
 			l.i += n
 		default:
 			b.WriteByte(c)
@@ -359,6 +509,6 @@ func (l *lexer) word() error {
 			digits = false
 		}
 	}
-	l.emit(tWord, b.String(), start, l.i)
+	emit()
 	return nil
 }
