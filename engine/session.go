@@ -196,6 +196,8 @@ func (s *Session) end() *timeline.Step {
 			ch.Change = timeline.ChangeCreated
 		case after == nil:
 			ch.Change = timeline.ChangeDeleted
+		case t.before.UID() != after.UID():
+			ch.Change = timeline.ChangeRecreated
 		default:
 			ch.Change = timeline.ChangeUpdated
 		}
