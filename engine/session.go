@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -61,6 +62,9 @@ type Session struct {
 type touch struct {
 	ref    resource.Ref
 	before resource.Object
+	// first is the object after the step's first write to it (nil when
+	// that write deleted it): the user's edit, when Kyverno then reverts it.
+	first resource.Object
 }
 
 // auditStores makes every new session audit its store (cluster.EnableAudit)
@@ -161,7 +165,7 @@ func (s *Session) Changed(before, after resource.Object) {
 		s.isTouched = map[resource.Ref]bool{}
 	}
 	s.isTouched[ref] = true
-	s.touched = append(s.touched, touch{ref: ref, before: before})
+	s.touched = append(s.touched, touch{ref: ref, before: before, first: after})
 }
 
 // begin starts a timeline step.
@@ -203,6 +207,13 @@ func (s *Session) end() *timeline.Step {
 		}
 		name := t.ref.String()
 		ch.Diff = source.Diff(name+" (before)", name+" (after)", s.yaml(t.before), s.yaml(after))
+		if ch.Change == timeline.ChangeUpdated && t.first != nil && sameContent(t.before, after) && !sameContent(t.before, t.first) {
+			// A write undone within the step (Kyverno reverting an edit):
+			// show the write and the revert, not only the metadata they left.
+			first := s.yaml(t.first)
+			ch.Diff = source.Diff(name+" (before)", name+" (after the step's first write)", s.yaml(t.before), first) +
+				source.Diff(name+" (after the step's first write)", name+" (after)", first, s.yaml(after))
+		}
 		if after == nil {
 			delete(s.rendered, t.before.Ref())
 		}
@@ -216,6 +227,33 @@ func (s *Session) end() *timeline.Step {
 		}
 	}
 	return &s.steps[len(s.steps)-1]
+}
+
+// churn are the metadata fields every write changes.
+var churn = []string{"resourceVersion", "generation", "managedFields", "creationTimestamp", "uid"}
+
+// sameContent reports whether two versions of an object differ at most in
+// churn (server-set metadata) and status.
+func sameContent(a, b resource.Object) bool {
+	strip := func(o resource.Object) map[string]any {
+		out := make(map[string]any, len(o))
+		for k, v := range o {
+			if k != "status" {
+				out[k] = v
+			}
+		}
+		if md, ok := o["metadata"].(map[string]any); ok {
+			m := make(map[string]any, len(md))
+			for k, v := range md {
+				if !slices.Contains(churn, k) {
+					m[k] = v
+				}
+			}
+			out["metadata"] = m
+		}
+		return out
+	}
+	return resource.Equal(strip(a), strip(b))
 }
 
 func (s *Session) scanIfDue() {

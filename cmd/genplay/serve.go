@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/api"
+	"github.com/genplay/genplay/site"
 )
 
 func serveCommand(args []string, stdout, stderr io.Writer) int {
@@ -59,17 +60,6 @@ func serveHandler(dir string) http.Handler {
 	return mux
 }
 
-// siteHandler serves the built site with the headers the playground needs.
-func siteHandler(dir string) http.Handler {
-	files := http.FileServer(http.Dir(dir))
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
-		if filepath.Ext(r.URL.Path) == ".wasm" {
-			h.Set("Content-Type", "application/wasm")
-		}
-		files.ServeHTTP(w, r)
-	})
-}
+// siteHandler serves the built site with the headers the playground needs,
+// its files precompressed (site.Handler).
+func siteHandler(dir string) http.Handler { return site.Handler(dir) }

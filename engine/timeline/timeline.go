@@ -132,6 +132,9 @@ type Change struct {
 	Object resource.Ref `json:"object"`
 	Change string       `json:"change"` // ChangeCreated, ChangeUpdated, ChangeDeleted, ChangeRecreated
 	// Diff is a unified diff of the object's YAML before and after the step.
+	// When the step's first write was undone within the step (Kyverno
+	// reverting an edit of a synchronized downstream), it is two diffs: to
+	// the state that write left, and from there to the state after the step.
 	Diff string `json:"diff"`
 }
 
