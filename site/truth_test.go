@@ -7,12 +7,15 @@ package site
 // timeline, with edits that respect the user's text.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
@@ -422,5 +425,59 @@ func TestTruthWhereTheEyeIs(t *testing.T) {
 		p.loadExample(netpolExample)
 		assert.True(t, eval[bool](p, `(() => { const s = document.querySelector('#editor .cm-scroller'); return s.scrollWidth <= s.clientWidth + 1; })()`),
 			"no line of the example is cut at 1440 px")
+	})
+}
+
+func TestTruthEmbeds(t *testing.T) {
+	b := newBrowser(t)
+
+	t.Run("open in playground carries the switch and the step, before the player is in view", func(t *testing.T) {
+		p := b.page(true)
+		p.t = t
+		p.do(chromedp.EmulateViewport(1100, 300))
+		p.do(chromedp.Navigate(p.base + docsPage))
+		p.waitFor(`document.querySelectorAll('[data-genplay]').length === 2`, "two players")
+		sync := player{p, 0}
+		p.waitFor(sync.part("a.open")+`.href.includes('#s=')`, "a link with the scenario before the player is in view")
+		assert.Equal(t, "waiting", eval[string](p, sync.host()+`.dataset.genplay`), "the player has not started")
+		p.do(chromedp.EmulateViewport(1100, 800), chromedp.ScrollIntoView(chromedp.JSPath(sync.host())))
+		p.waitFor(sync.host()+`.dataset.genplay === 'ready'`, "the player")
+		sync.choose("false")
+		sync.stepTo(3)
+		p.waitFor(sync.part("a.open")+`.href.includes('synchronize=false')`, "the switch in the link")
+		link := eval[string](p, sync.part("a.open")+`.href`)
+		step := eval[int](p, fmt.Sprintf(`Number(new URLSearchParams(%s.href.split('#')[1]).get('step'))`, sync.part("a.open")))
+		require.Positive(t, step)
+		q := b.page(true)
+		q.t = t
+		q.do(chromedp.Navigate(link))
+		q.waitFor(`document.body.dataset.ready === 'true' && Number(document.body.dataset.runs) > 0`, "the playground")
+		assert.Contains(t, q.text(), "synchronize: false", "the player's switch, written into the scenario")
+		assert.Equal(t, fmt.Sprint(step), eval[string](q, `document.querySelector('#step-range').value`), "the player's step selected")
+		q.shot("truth-09-opened-from-embed")
+	})
+
+	t.Run("without JavaScript both pages say so and the scenario stays readable", func(t *testing.T) {
+		p := b.page(true)
+		p.t = t
+		p.do(chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+			return err
+		}))
+		p.do(chromedp.Navigate(p.base + "/"))
+		p.waitFor(`document.readyState === 'complete'`, "the playground")
+		msg := eval[string](p, `(() => { const e = document.querySelector('.noscript'); const r = e?.getBoundingClientRect();
+			return e && r.height > 0 && r.top < 60 ? e.textContent : ''; })()`)
+		assert.Contains(t, msg, "JavaScript", "the playground says so at the top")
+		p.shot("truth-10-noscript-playground")
+		p.do(chromedp.Navigate(p.base + docsPage))
+		p.waitFor(`document.readyState === 'complete'`, "the docs page")
+		msg = eval[string](p, `(() => { const e = document.querySelector('.noscript'); const r = e?.getBoundingClientRect();
+			return e && r.height > 0 && r.top < 120 ? e.textContent : ''; })()`)
+		assert.Contains(t, msg, "JavaScript", "the docs page says so at the top")
+		scenario := eval[string](p, `[...document.querySelectorAll('pre')].filter(e => e.offsetHeight > 0).map(e => e.textContent).join('\n')`)
+		assert.Contains(t, scenario, "kind: Test", "the scenario is readable as text")
+		assert.Contains(t, scenario, "synchronize: true")
+		p.shot("truth-11-noscript-docs")
 	})
 }
