@@ -51,6 +51,16 @@ func (p *page) editInDialog(yaml string) {
 	p.afterRun(func() { p.do(chromedp.Click(chromedp.CSS("#object-dialog-save"))) })
 }
 
+// viewShot saves what the viewport shows (shot saves the whole page).
+func (p *page) viewShot(name string) {
+	p.t.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	require.NoError(p.t, err)
+	require.NoError(p.t, os.MkdirAll(outputDir, 0o755))
+	require.NoError(p.t, os.WriteFile(filepath.Join(outputDir, name+".png"), png, 0o644))
+	p.t.Logf("screenshot: site/%s/%s.png", outputDir, name)
+}
+
 func (p *page) text() string { return eval[string](p, `genplayPlayground.text()`) }
 
 func exampleText(t *testing.T, file string) string {
@@ -356,7 +366,7 @@ func TestTruthWhereTheEyeIs(t *testing.T) {
 				const pane = document.querySelector('#timeline').closest('.pane').getBoundingClientRect();
 				return r.top >= Math.max(0, pane.top) - 1 && r.top < Math.min(innerHeight, pane.bottom); })()`)
 			assert.True(t, inView, "the newest step is scrolled into view")
-			p.shot("truth-07-newest-step-" + size.name)
+			p.viewShot("truth-07-newest-step-" + size.name)
 		})
 	}
 
@@ -407,6 +417,8 @@ func TestTruthWhereTheEyeIs(t *testing.T) {
 		p.waitFor(`document.querySelector('#editor .cm-editor.cm-focused')`, "the editor focused")
 		assert.NotEqual(t, "none", eval[string](p, `getComputedStyle(document.querySelector('#editor .cm-editor')).outlineStyle`), "the editor shows a focus ring")
 		p.shot("truth-08-editor-focus")
+		p.do(chromedp.KeyEvent(kb.Escape), chromedp.KeyEvent(kb.Tab))
+		assert.False(t, eval[bool](p, `!!document.activeElement.closest('#editor')`), "Esc then Tab leaves the editor, as the hint says")
 		assert.Contains(t, eval[string](p, `document.querySelector('.editor-pane').textContent`), "Esc", "how to leave the editor is shown")
 		p.do(chromedp.Click(chromedp.CSS("#step-last")))
 		p.selectObject(netpol)
