@@ -22,7 +22,11 @@ import (
 // throttle emulates a network of kbit/s kilobits per second down and up
 // and rttMs milliseconds of round trip (0, 0: no throttling), with the
 // browser cache off, as Chromium's DevTools throttling does.
-func (p *page) throttle(kbps float64, rttMs float64) {
+func (p *page) throttle(kbps float64, rttMs float64) { p.throttleURLs("", kbps, rttMs) }
+
+// throttleURLs is throttle for the requests whose URL matches pattern (a
+// URLPattern; "" matches every request).
+func (p *page) throttleURLs(pattern string, kbps float64, rttMs float64) {
 	p.t.Helper()
 	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
@@ -36,7 +40,7 @@ func (p *page) throttle(kbps float64, rttMs float64) {
 			rate = -1
 		}
 		_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{Latency: rttMs, DownloadThroughput: rate, UploadThroughput: rate}},
+			MatchedNetworkConditions: []*network.Conditions{{URLPattern: pattern, Latency: rttMs, DownloadThroughput: rate, UploadThroughput: rate}},
 		})
 		return err
 	}))

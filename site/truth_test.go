@@ -333,7 +333,7 @@ func TestTruthWhereTheEyeIs(t *testing.T) {
 	t.Run("while the engine loads, actions are disabled", func(t *testing.T) {
 		p := b.page(true)
 		p.t = t
-		p.throttle(200_000, 40) // slow enough to look before the engine is ready
+		p.throttleURLs(p.base+"/assets/*.wasm", 8, 40) // the engine crawls in at 1 kB/s: it is not ready while we look
 		p.do(chromedp.Navigate(p.base + "/"))
 		p.waitFor(`document.querySelector('#background-scan')`, "the page")
 		require.NotEqual(t, "true", eval[string](p, `document.body.dataset.ready || ''`), "the engine is still loading")
@@ -343,6 +343,7 @@ func TestTruthWhereTheEyeIs(t *testing.T) {
 		p.do(chromedp.Click(chromedp.CSS("#background-scan")))
 		assert.NotContains(t, p.text(), "duration: 1h1m", "clicks while loading append nothing")
 		p.throttle(0, 0)
+		p.do(chromedp.Reload())
 		p.waitFor(`document.body.dataset.ready === 'true'`, "the engine")
 		assert.False(t, eval[bool](p, `document.querySelector('#background-scan').disabled`))
 	})
