@@ -47,8 +47,9 @@ func (p *page) throttleURLs(pattern string, kbps float64, rttMs float64) {
 }
 
 // firstResult opens the playground under 20 Mbit/s and 40 ms RTT and
-// returns the page's own time from navigation to the first rendered result.
-func firstResult(t *testing.T, b *browser) time.Duration {
+// returns the page's own time from navigation to the first rendered result
+// and the bytes the engine's download took on the wire.
+func firstResult(t *testing.T, b *browser) (time.Duration, int) {
 	t.Helper()
 	p := b.page(true)
 	p.t = t
@@ -57,7 +58,8 @@ func firstResult(t *testing.T, b *browser) time.Duration {
 	p.waitFor(`document.body.dataset.firstResultMs`, "the first result")
 	ms, err := strconv.Atoi(eval[string](p, `document.body.dataset.firstResultMs`))
 	require.NoError(t, err)
-	return time.Duration(ms) * time.Millisecond
+	wire := eval[int](p, `performance.getEntriesByType('resource').find(e => e.name.endsWith('.wasm'))?.encodedBodySize || 0`)
+	return time.Duration(ms) * time.Millisecond, wire
 }
 
 // TestServingPrecompressed checks that the site's big files go out
@@ -100,10 +102,13 @@ func TestServingPrecompressed(t *testing.T) {
 		}
 	})
 
-	t.Run("the first result comes sooner on a throttled network", func(t *testing.T) {
-		before := firstResult(t, newBrowserAt(t, path, serveWith(t, false)))
-		after := firstResult(t, newBrowserAt(t, path, serveWith(t, true)))
-		t.Logf("first result at 20 Mbit/s, 40 ms RTT: %v raw, %v precompressed (wasm %d bytes raw)", before, after, raw.Size())
-		assert.Less(t, after, before, "precompressed files make the first result come sooner")
+	t.Run("the first result on a throttled network, raw and precompressed", func(t *testing.T) {
+		// The times are logged, not asserted (timings are for benchmarks);
+		// what the browser downloaded is asserted.
+		before, rawWire := firstResult(t, newBrowserAt(t, path, serveWith(t, false)))
+		after, wire := firstResult(t, newBrowserAt(t, path, serveWith(t, true)))
+		t.Logf("first result at 20 Mbit/s, 40 ms RTT: %v raw (%d bytes of wasm on the wire), %v precompressed (%d bytes)", before, rawWire, after, wire)
+		assert.EqualValues(t, raw.Size(), rawWire, "served raw, the wasm crosses the network whole")
+		assert.Less(t, wire, int(raw.Size()/4), "precompressed, the browser downloads brotli")
 	})
 }
