@@ -457,16 +457,17 @@ func TestTruthEmbeds(t *testing.T) {
 		p.waitFor(sync.host()+`.dataset.genplay === 'ready'`, "the player")
 		sync.choose("false")
 		sync.stepTo(3)
-		p.waitFor(sync.part("a.open")+`.href.includes('synchronize=false')`, "the switch in the link")
+		// After the player's step 3 (the delete) is the playground's step index 3.
+		p.waitFor(sync.part("a.open")+`.href.endsWith('&step=3&synchronize=false')`, "the switch and the step in the link")
 		link := eval[string](p, sync.part("a.open")+`.href`)
-		step := eval[int](p, fmt.Sprintf(`Number(new URLSearchParams(%s.href.split('#')[1]).get('step'))`, sync.part("a.open")))
-		require.Positive(t, step)
+		step := 3
 		q := b.page(true)
 		q.t = t
 		q.do(chromedp.Navigate(link))
 		q.waitFor(`document.body.dataset.ready === 'true' && Number(document.body.dataset.runs) > 0`, "the playground")
 		assert.Contains(t, q.text(), "synchronize: false", "the player's switch, written into the scenario")
 		assert.Equal(t, fmt.Sprint(step), eval[string](q, `document.querySelector('#step-range').value`), "the player's step selected")
+		assert.Contains(t, eval[string](q, `document.querySelector('#timeline li.step.selected').textContent`), "delete ConfigMap team-a/team-settings")
 		q.shot("truth-09-opened-from-embed")
 	})
 

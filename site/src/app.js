@@ -381,7 +381,9 @@ function renderTimeline() {
     const failed = stepFailed(s);
     const first = i === 0 || steps()[i - 1].stepName !== s.stepName;
     const at = names.indexOf(s.stepName);
-    const removable = first && at >= 0 && names.lastIndexOf(s.stepName) === at && names.length > 1 && isLastOfItsName(i);
+    // Only while the view is this text's run, and for a step name that is
+    // the scenario's once: then the button removes the right step.
+    const removable = !state.broken && first && at >= 0 && names.lastIndexOf(s.stepName) === at && names.length > 1;
     const opClass = isCheck(s) ? (s.check?.passed ? 'check-passed' : 'check-failed') : (s.error ? 'op-failed' : '');
     return h('li', {
       class: `step${i === state.step ? ' selected' : ''}${failed ? ' failed' : ''}`,
@@ -401,13 +403,6 @@ function renderTimeline() {
     h('ol', { class: 'events' }, (s.events || []).map(eventLine)));
   });
   replace($('#timeline'), list.length ? list : h('li', { class: 'empty' }, 'Run a scenario to see what Kyverno does.'));
-}
-
-// isLastOfItsName: the remove button sits on the first operation of a
-// chainsaw step, which is one group of consecutive timeline steps.
-function isLastOfItsName(i) {
-  const name = steps()[i].stepName;
-  return !steps().some((s, j) => j > i && s.stepName === name && steps()[j - 1].stepName !== name);
 }
 
 function badge(text, cls, title) {
