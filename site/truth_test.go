@@ -278,6 +278,18 @@ func TestTruthEditsRespectText(t *testing.T) {
 		assert.NotContains(t, added, "creationTimestamp")
 	})
 
+	t.Run("an action keeps the user's comments", func(t *testing.T) {
+		p.t = t
+		commented := strings.Replace(exampleText(t, netpolExample), "                synchronize: true\n",
+			"                # the platform team wants this on\n                synchronize: true\n", 1)
+		p.importScenario(commented)
+		p.selectObject(policy)
+		p.act("toggle-synchronize")
+		after := p.text()
+		require.True(t, strings.HasPrefix(after, commented))
+		assert.Contains(t, after[len(commented):], "# the platform team wants this on", "the appended policy keeps the comment")
+	})
+
 	t.Run("add another like this writes no derived fields", func(t *testing.T) {
 		p.t = t
 		before := p.text()
