@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/genplay/genplay/engine/assert"
@@ -30,10 +31,10 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 	tests, diags := scenario.LoadData(opts.Files, file, data)
 	diags = diags.Capped(maxDiagnostics)
 	if diags.HasErrors() {
-		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Diagnostics: diags.Timeline()}
+		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: diags.Timeline()}
 	}
 	if len(tests) == 0 {
-		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Diagnostics: []timeline.Diagnostic{{
+		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
 			File: file, Line: 1, Column: 1, Severity: "error",
 			Message: "no chainsaw Test found: a scenario is a document with apiVersion: chainsaw.kyverno.io/v1alpha1 and kind: Test",
 		}}}
@@ -71,7 +72,7 @@ func RunTest(t *scenario.Test, opts Options) (res *timeline.Result) {
 	}()
 	r.res = &timeline.Result{Format: timeline.FormatVersion, Test: t.Name, Steps: []timeline.Step{}, Passed: true}
 	if pos, err := checkSize(t, r.s.opts.Limits); err != nil {
-		r.res.Passed = false
+		r.res.Passed, r.res.Invalid = false, true
 		r.diag(pos, err.Error())
 		return r.res
 	}
@@ -114,7 +115,7 @@ func (r *runner) run() {
 	var err error
 	if r.bindings, err = scenario.ResolveBindings(base, r.t.Bindings); err != nil {
 		r.diag(r.t.Pos, err.Error())
-		r.res.Passed = false
+		r.res.Passed, r.res.Invalid = false, true
 		return
 	}
 	if !r.install() {
@@ -133,7 +134,7 @@ func (r *runner) run() {
 		bindings, err := scenario.ResolveBindings(r.bindings, step.Bindings)
 		if err != nil {
 			r.diag(step.Pos, err.Error())
-			r.res.Passed = false
+			r.res.Passed, r.res.Invalid = false, true
 			return
 		}
 		name := step.Name
@@ -273,6 +274,9 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 		before := len(r.s.diags)
 		_, warnings, err = r.s.Put(op.Type, obj, res.Doc.Sub(res.Path...))
 		r.positioned = err != nil && len(r.s.diags) > before
+		if !r.positioned && len(op.Expect) == 0 {
+			r.positioned = r.fieldErrors(err, res)
+		}
 	}
 	r.s.cur.Warnings = warnings
 	for _, w := range warnings {
@@ -323,11 +327,55 @@ func (r *runner) finish(op *scenario.Operation, obj resource.Object, err error, 
 		}
 		if len(op.Expect) > 0 || !r.positioned {
 			r.diag(pos, msg) // otherwise validation already pointed at the fields
+		} else {
+			r.res.Invalid = true
 		}
 	}
 	r.positioned = false
 	r.s.end()
 	return ok
+}
+
+// fieldErrors puts the API server's field errors of an Invalid rejection
+// (metadata.name: Invalid value ...) at the fields of the resource as
+// written, and reports whether it did.
+func (r *runner) fieldErrors(err error, res scenario.Resource) bool {
+	var se *cluster.StatusError
+	if !errors.As(err, &se) || se.Reason != cluster.ReasonInvalid || len(se.Causes) == 0 || res.Doc == nil {
+		return false
+	}
+	doc := res.Doc.Sub(res.Path...)
+	kind, _ := res.Object["kind"].(string)
+	for _, c := range se.Causes {
+		pos := doc.Pos(fieldPath(c.Field)...)
+		r.diag(pos, fmt.Sprintf("%s %q is invalid: %s", kind, res.Object.Name(), c.Error()))
+	}
+	return true
+}
+
+// fieldPath splits an API field path ("spec.rules[0].name") into the keys
+// and indexes source.Document.Pos takes.
+func fieldPath(field string) []any {
+	var out []any
+	for _, part := range strings.Split(field, ".") {
+		name, rest, _ := strings.Cut(part, "[")
+		if name != "" {
+			out = append(out, name)
+		}
+		for rest != "" {
+			idx, after, ok := strings.Cut(rest, "]")
+			if !ok {
+				break
+			}
+			if n, err := strconv.Atoi(idx); err == nil {
+				out = append(out, n)
+			} else {
+				out = append(out, idx)
+			}
+			rest = strings.TrimPrefix(after, "[")
+		}
+	}
+	return out
 }
 
 // withBinding returns bindings with one more name bound.

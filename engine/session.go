@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -70,6 +71,9 @@ type Session struct {
 type touch struct {
 	ref    resource.Ref
 	before resource.Object
+	// first is the object after the step's first write to it (nil when
+	// that write deleted it): the user's edit, when Kyverno then reverts it.
+	first resource.Object
 }
 
 // auditStores makes every new session audit its store (cluster.EnableAudit)
@@ -180,7 +184,7 @@ func (s *Session) Changed(before, after resource.Object) {
 		s.isTouched = map[resource.Ref]bool{}
 	}
 	s.isTouched[ref] = true
-	s.touched = append(s.touched, touch{ref: ref, before: before})
+	s.touched = append(s.touched, touch{ref: ref, before: before, first: after})
 }
 
 // begin starts a timeline step.
@@ -219,6 +223,8 @@ func (s *Session) end() *timeline.Step {
 			ch.Change = timeline.ChangeCreated
 		case after == nil:
 			ch.Change = timeline.ChangeDeleted
+		case t.before.UID() != after.UID():
+			ch.Change = timeline.ChangeRecreated
 		default:
 			ch.Change = timeline.ChangeUpdated
 		}
@@ -226,6 +232,14 @@ func (s *Session) end() *timeline.Step {
 		before, now := s.yaml(t.before), s.yaml(after)
 		_ = s.budget.Charge(int64(len(before)+len(now)), "the step's diffs") // overLimit stops the run
 		ch.Diff = source.Diff(name+" (before)", name+" (after)", before, now)
+		if ch.Change == timeline.ChangeUpdated && t.first != nil && sameContent(t.before, after) && !sameContent(t.before, t.first) {
+			// A write undone within the step (Kyverno reverting an edit):
+			// show the write and the revert, not only the metadata they left.
+			first := s.yaml(t.first)
+			_ = s.budget.Charge(int64(len(first)), "the step's diffs") // overLimit stops the run
+			ch.Diff = source.Diff(name+" (before)", name+" (after the step's first write)", before, first) +
+				source.Diff(name+" (after the step's first write)", name+" (after)", first, now)
+		}
 		if after == nil {
 			delete(s.rendered, t.before.Ref())
 		}
@@ -258,12 +272,6 @@ func (s *Session) end() *timeline.Step {
 	return &s.steps[len(s.steps)-1]
 }
 
-// scanIfDue runs the periodic background scans whose time has come. A
-// sleep may cross many intervals; Kyverno's scans are level-based (each
-// re-reads the cluster and re-applies the same policies), and nothing else
-// happens between them, all at the same logical time here, so once a scan
-// changes nothing every later one would find the same cluster and change
-// nothing either: those are not run one by one, and the timeline says so.
 // cutShort replaces the last step, which made the timeline larger than
 // Limits.TimelineBytes, with its outline: what ran, and why the rest is not
 // recorded. The run then stops (overLimit), so the answer stays within the
@@ -276,6 +284,39 @@ func (s *Session) cutShort() {
 	s.size.update(s.steps)
 }
 
+// churn are the metadata fields every write changes.
+var churn = []string{"resourceVersion", "generation", "managedFields", "creationTimestamp", "uid"}
+
+// sameContent reports whether two versions of an object differ at most in
+// churn (server-set metadata) and status.
+func sameContent(a, b resource.Object) bool {
+	strip := func(o resource.Object) map[string]any {
+		out := make(map[string]any, len(o))
+		for k, v := range o {
+			if k != "status" {
+				out[k] = v
+			}
+		}
+		if md, ok := o["metadata"].(map[string]any); ok {
+			m := make(map[string]any, len(md))
+			for k, v := range md {
+				if !slices.Contains(churn, k) {
+					m[k] = v
+				}
+			}
+			out["metadata"] = m
+		}
+		return out
+	}
+	return resource.Equal(strip(a), strip(b))
+}
+
+// scanIfDue runs the periodic background scans whose time has come. A
+// sleep may cross many intervals; Kyverno's scans are level-based (each
+// re-reads the cluster and re-applies the same policies), and nothing else
+// happens between them, all at the same logical time here, so once a scan
+// changes nothing every later one would find the same cluster and change
+// nothing either: those are not run one by one, and the timeline says so.
 func (s *Session) scanIfDue() {
 	if s.clock.Now().Before(s.nextScan) {
 		return

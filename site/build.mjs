@@ -2,7 +2,8 @@
 // after building dist/genplay.wasm and copying dist/wasm_exec.js).
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, readFileSync, renameSync, writeFileSync, existsSync, rmSync, mkdirSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync, existsSync, rmSync, mkdirSync } from 'node:fs';
+import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { basename, join } from 'node:path';
 
 const dist = 'dist';
@@ -89,4 +90,26 @@ const html = readFileSync('index.html', 'utf8')
   .replace('href="src/style.css"', `href="assets/${css}"`);
 writeFileSync(join(dist, 'index.html'), html);
 copyFileSync('favicon.svg', join(dist, 'favicon.svg'));
-console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/`);
+
+// Precompressed copies (FILE.br, FILE.gz) of what a browser downloads, for
+// genplay serve (site.Handler), which picks one by Accept-Encoding as
+// Netlify does; brotli at its best quality, since it is done once per build.
+const compressible = /\.(wasm|js|css|html|svg|map)$/;
+function* files(dir) {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) yield* files(p);
+    else if (compressible.test(name)) yield p;
+  }
+}
+let rawBytes = 0;
+let brBytes = 0;
+for (const file of [...files(dist)]) {
+  const data = readFileSync(file);
+  const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+  writeFileSync(`${file}.br`, br);
+  writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+  rawBytes += data.length;
+  brBytes += br.length;
+}
+console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/; precompressed ${(rawBytes / 1e6).toFixed(2)} MB to ${(brBytes / 1e6).toFixed(2)} MB brotli (and gzip)`);

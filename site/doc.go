@@ -5,11 +5,12 @@
 // (src/embed.js), and copies the sample documentation page docs/ to
 // dist/docs/.
 //
-// The package's Go code is its browser tests: they serve dist/ with the
-// production headers and drive headless Chromium with chromedp, clicking what
-// a user clicks. Screenshots go to test-output/ (gitignored). Without
-// Chromium they skip, or fail when CI=true; without dist/ they fail and say
-// to run `make site`. They build only natively (//go:build !js), since
+// The package's Go code is [Handler], which serves dist/ with the production
+// headers and its files precompressed (genplay serve uses it), and the
+// browser tests: they serve dist/ with Handler and drive headless Chromium
+// with chromedp, clicking what a user clicks. Screenshots go to
+// test-output/ (gitignored). Without Chromium they skip, or fail when
+// CI=true; without dist/ they fail and say to run `make site`. They build only natively (//go:build !js), since
 // chromedp does not build for js/wasm. TestREADMEScreenshot refreshes
 // ../docs/screenshot.png when GENPLAY_SCREENSHOT=1 (make screenshot).
 package site

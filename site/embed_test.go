@@ -226,7 +226,7 @@ func TestEmbedDocsPage(t *testing.T) {
 		p.t = t
 		link := eval[string](p, sync.part("a.open")+`.href`)
 		require.Contains(t, link, "/#s=")
-		want := eval[string](p, `document.querySelector('script[type="text/x-genplay-scenario"]').textContent`)
+		want := eval[string](p, `document.querySelector('pre.genplay-scenario').textContent`)
 		q := b.page(true)
 		q.t = t
 		q.do(chromedp.Navigate(link))

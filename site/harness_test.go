@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -23,33 +22,23 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// CSP is the Content-Security-Policy the site is served with (netlify.toml
-// sets the same): wasm may compile, no inline or evaluated script runs.
-// Styles need 'unsafe-inline': CodeMirror adds <style> elements at run time,
-// and a static site cannot give them a nonce. The page logs every violation
-// with console.error, which fails the tests.
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
 const (
 	distDir   = "dist"
 	outputDir = "test-output"
 	timeout   = 30 * time.Second
 )
 
-// serve starts an HTTP server for dist/ with the production headers.
-func serve(t *testing.T) string {
+// serve starts an HTTP server for dist/ with the production headers
+// (Handler, as genplay serve and Netlify serve it).
+func serve(t *testing.T) string { return serveWith(t, true) }
+
+// serveWith is serve; precompressed false sends every file as it is.
+func serveWith(t *testing.T, precompressed bool) string {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(distDir, "index.html")); err != nil {
 		t.Fatalf("site/dist is not built: run make site (%v)", err)
 	}
-	files := http.FileServer(http.Dir(distDir))
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Security-Policy", CSP)
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		files.ServeHTTP(w, r)
-	}))
+	srv := httptest.NewServer(handler(distDir, precompressed))
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
@@ -81,7 +70,12 @@ type browser struct {
 func newBrowser(t *testing.T) *browser {
 	t.Helper()
 	path := chromiumPath(t)
-	base := serve(t)
+	return newBrowserAt(t, path, serve(t))
+}
+
+// newBrowserAt is newBrowser for the site served at base.
+func newBrowserAt(t *testing.T, path, base string) *browser {
+	t.Helper()
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(path),
 		chromedp.NoFirstRun,

@@ -93,7 +93,7 @@ func TestPlaygroundSynchronize(t *testing.T) {
 	t.Run("Ctrl+Enter runs the scenario", func(t *testing.T) {
 		p.t = t
 		p.afterRun(func() {
-			p.do(chromedp.Click(chromedp.CSS("#editor .cm-content")),
+			p.do(chromedp.Click(chromedp.CSS("#editor .cm-line")),
 				chromedp.KeyEvent(kb.Enter, chromedp.KeyModifiers(ctrlModifier())))
 		})
 	})
@@ -133,7 +133,7 @@ func TestPlaygroundBrokenYAML(t *testing.T) {
 	p.loadExample(netpolExample)
 	lines := eval[int](p, `genplayPlayground.text().split('\n').length`)
 	p.afterRun(func() {
-		p.do(chromedp.Click(chromedp.CSS("#editor .cm-content")),
+		p.do(chromedp.Click(chromedp.CSS("#editor .cm-line")),
 			chromedp.KeyEvent(kb.End, chromedp.KeyModifiers(ctrlModifier())),
 			chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent("broken: value: here"))
 	})
@@ -195,7 +195,7 @@ func TestPlaygroundViews(t *testing.T) {
 		p.do(chromedp.Click(chromedp.CSS("#matrix-box summary")))
 		p.waitFor(`document.querySelector('#matrix table')`, "the matrix")
 		assert.Equal(t, []string{"step", "sync on, orphan off", "sync on, orphan on", "sync off, orphan off", "sync off, orphan on"},
-			eval[[]string](p, `[...document.querySelectorAll('#matrix thead th')].map(e => e.textContent)`))
+			eval[[]string](p, `[...document.querySelectorAll('#matrix thead th')].map(e => e.dataset.combo || e.textContent)`))
 		row := func(summary string) []string {
 			return eval[[]string](p, fmt.Sprintf(`[...[...document.querySelectorAll('#matrix tbody tr')]
 				.find(r => r.querySelector('th').textContent.includes(%s)).querySelectorAll('td')].map(e => e.textContent)`, js(summary)))

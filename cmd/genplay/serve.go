@@ -5,15 +5,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
 	"os"
-	"path"
 	"path/filepath"
 	"time"
 
 	"github.com/genplay/genplay/api"
+	"github.com/genplay/genplay/site"
 )
 
 func serveCommand(args []string, stdout, stderr io.Writer) int {
@@ -61,42 +60,6 @@ func serveHandler(dir string) http.Handler {
 	return mux
 }
 
-// siteHandler serves the built site with the headers the playground needs.
-func siteHandler(dir string) http.Handler {
-	files := http.FileServer(noListing{http.Dir(dir)})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'")
-		if filepath.Ext(r.URL.Path) == ".wasm" {
-			h.Set("Content-Type", "application/wasm")
-		}
-		files.ServeHTTP(w, r)
-	})
-}
-
-// noListing serves files and directories' index.html, never a listing of
-// a directory's contents.
-type noListing struct{ fs http.FileSystem }
-
-func (n noListing) Open(name string) (http.File, error) {
-	f, err := n.fs.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if info.IsDir() {
-		index, err := n.fs.Open(path.Join(name, "index.html"))
-		if err != nil {
-			f.Close()
-			return nil, fs.ErrNotExist
-		}
-		index.Close()
-	}
-	return f, nil
-}
+// siteHandler serves the built site with the headers the playground needs,
+// its files precompressed (site.Handler).
+func siteHandler(dir string) http.Handler { return site.Handler(dir) }

@@ -106,6 +106,7 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 			}
 		case statusNone:
 			c.explainOperationsKeep(p, rule, req, v, t)
+			c.explainOtherNamespace(p, rule, req, v, reason)
 		case statusSkip:
 			if req.User.Username != BackgroundUser && req.Operation != OpDelete {
 				tref := t.ref()
@@ -390,6 +391,22 @@ func usesNamespaceSelector(rule *policy.Rule) bool {
 // trigger is deleted or stops matching under a rule whose match lists
 // operations without this request's: filterRule does not match the old
 // object either, so Kyverno sends no clean-up request (kyverno#10574).
+// explainOtherNamespace says why a namespaced Policy ignores a new object
+// its rule would otherwise match: a Policy applies only in its namespace.
+func (c *Controller) explainOtherNamespace(p *policy.Policy, rule *policy.Rule, req Request, v view, reason string) {
+	if p.Kind != policy.KindPolicy || req.Operation != OpCreate || req.Object == nil || req.User.Username == BackgroundUser ||
+		req.Object.Namespace() == p.Namespace {
+		return
+	}
+	anywhere := c.matchRequest(p, rule, v, req.Object)
+	anywhere.PolicyNamespace = ""
+	if ok, _ := match.Rule(rule, anywhere); !ok {
+		return // the rule would not match it in its own namespace either
+	}
+	ref := req.Object.Ref()
+	c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, p, rule.Name, nil, "ignored: "+reason)
+}
+
 func (c *Controller) explainOperationsKeep(p *policy.Policy, rule *policy.Rule, req Request, v view, t trigger) {
 	ops := listsOperations(rule)
 	if len(ops) == 0 || slices.Contains(ops, req.Operation) || req.OldObject == nil || !rule.Generate.Synchronize {

@@ -2,10 +2,11 @@ package generate
 
 import (
 	"encoding/json"
-	"github.com/genplay/genplay/engine/internal/budget"
+	"fmt"
 	"strings"
 
 	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/match"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -35,9 +36,41 @@ func (c *Controller) PolicyUpdated(old, updated *policy.Policy) {
 		or := old.Rule(nr.Name)
 		if or != nil && or.Generate != nil && nr.Generate != nil && policy.TargetChanged(or, nr) {
 			c.unlabelDownstreams(old, or)
+			continue
+		}
+		if or != nil && nr.Generate != nil && !nr.Generate.Synchronize && dataChanged(or.Generate, nr.Generate) {
+			c.explainDataNotPropagated(updated, nr)
 		}
 	}
 	c.handleGenerate(updated, causePolicyUpdated)
+}
+
+// dataChanged reports whether a rule's data (or a foreach entry's) changed.
+func dataChanged(old, updated *policy.Generation) bool {
+	if old == nil || !hasDataPattern(updated) {
+		return false
+	}
+	if !resource.Equal(old.Data, updated.Data) || len(old.ForEach) != len(updated.ForEach) {
+		return true
+	}
+	for i := range updated.ForEach {
+		if !resource.Equal(old.ForEach[i].Data, updated.ForEach[i].Data) {
+			return true
+		}
+	}
+	return false
+}
+
+// explainDataNotPropagated says, for each downstream of a rule with
+// synchronize off, that the edit of the rule's data does not reach it:
+// syncDataPolicyChanges only re-renders the downstreams of sync rules.
+func (c *Controller) explainDataNotPropagated(p *policy.Policy, rule *policy.Rule) {
+	for _, d := range sortedRefs(c.ruleDownstreams(p, rule)) {
+		r := d.Ref()
+		c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, c.triggerRef(downstreamTrigger(d)),
+			"not propagated: synchronize is false, so Kyverno does not re-render existing downstreams when the rule's data changes "+
+				"(only new triggers get the new data)")
+	}
 }
 
 // PolicyDeleted is deletePolicy.
@@ -87,8 +120,50 @@ func (c *Controller) handleGenerate(p *policy.Policy, event causeKind) {
 				c.enqueue(&updateRequest{kind: urGenerate, policy: p, rule: rule.Name, trigger: triggerOf(trig),
 					cause: cause{kind: causeGenerateExisting, policyEvent: event}})
 			}
+		} else if event == causeBackgroundScan {
+			c.explainScanCreatesNothing(p, rule)
 		}
 	}
+}
+
+// explainScanCreatesNothing says, on a background scan, which triggers of
+// a rule without generateExisting are left without their downstream:
+// forceReconciliation creates missing downstreams only for rules with
+// generateExisting (a data rule with synchronize re-syncs the downstreams
+// that still exist, and cannot find the deleted ones).
+func (c *Controller) explainScanCreatesNothing(p *policy.Policy, rule *policy.Rule) {
+	have := map[string]bool{}
+	for _, d := range c.ruleDownstreams(p, rule) {
+		have[downstreamTrigger(d).UID] = true
+	}
+	since := c.policyCreated(p)
+	for _, trig := range c.existingTriggers(p, rule) {
+		created, _ := trig.Nested("metadata", "creationTimestamp")
+		if have[trig.UID()] || fmt.Sprint(created) < since {
+			continue // it has its downstream, or was there before the policy and never had one
+		}
+		if status, _ := c.filterRule(p, rule, view{object: trig}); status != statusPass {
+			continue // not a trigger of the rule: nothing to explain
+		}
+		tref := trig.Ref()
+		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &tref, p, rule.Name, &tref,
+			"the background scan recreates nothing for this trigger: generateExisting is false, so the scan only re-syncs "+
+				"downstreams that still exist (and only with synchronize on); a missing one comes back on the trigger's next update")
+	}
+}
+
+// policyCreated is the live policy's creationTimestamp (RFC 3339, so it
+// sorts as text), or "" when unknown.
+func (c *Controller) policyCreated(p *policy.Policy) string {
+	live, err := c.store.View(p.Raw.Ref())
+	if err != nil {
+		return ""
+	}
+	t, _ := live.Nested("metadata", "creationTimestamp")
+	if s, ok := t.(string); ok {
+		return s
+	}
+	return ""
 }
 
 func hasDataPattern(g *policy.Generation) bool {

@@ -104,11 +104,14 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 		c.generateTarget(p, rule, g.Target, ctx, trig, ur)
 		return
 	}
+	current := map[resource.Ref]bool{} // the targets of the current elements
+	listed := true                     // every list could be read
 	for i, fe := range g.ForEach {
 		list, err := c.eval.Search(fe.List, ctx)
 		if err != nil {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref,
 				fmt.Sprintf("foreach[%d].list %q: %v", i, fe.List, err))
+			listed = false
 			continue
 		}
 		elems, ok := list.([]any)
@@ -118,6 +121,7 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 			}
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref,
 				fmt.Sprintf("foreach[%d].list %q is not a list", i, fe.List))
+			listed = false
 			continue
 		}
 		if len(elems) > c.opts.MaxForEachElements {
@@ -151,7 +155,30 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 				}
 			}
 			c.generateTarget(p, rule, fe.Target, ectx, trig, ur)
+			if rt, err := c.render(fe.Target, ectx); err == nil {
+				current[resource.Ref{APIVersion: rt.apiVersion, Kind: rt.kind, Namespace: rt.namespace, Name: rt.name}] = true
+			}
 		}
+	}
+	if listed && ur.cause.kind == causeTriggerUpdated {
+		c.explainLeftForeach(p, rule, trig, current)
+	}
+}
+
+// explainLeftForeach says what happens to the downstreams of elements that
+// left a foreach list on a trigger update: nothing. Kyverno generates for
+// the current elements only and deletes downstreams only when the trigger
+// goes or stops matching, so they stay, still labelled.
+func (c *Controller) explainLeftForeach(p *policy.Policy, rule *policy.Rule, trig resource.Object, current map[resource.Ref]bool) {
+	for _, d := range sortedRefs(c.triggerDownstreams(p, rule, triggerOf(trig))) {
+		r := d.Ref()
+		if current[r] {
+			continue
+		}
+		tref := trig.Ref()
+		c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, &tref,
+			"its element left the foreach list, but the trigger still matches: Kyverno generates for the current elements "+
+				"and deletes nothing (whatever synchronize says), so this downstream stays, still labelled")
 	}
 }
 

@@ -28,6 +28,13 @@ type Result struct {
 	// honestly (for example a script that inspects Kyverno's own pods); the
 	// steps before that point are still reported.
 	Skipped string `json:"skipped,omitempty"`
+	// Invalid is set when the input, not the run, is at fault: the scenario
+	// does not parse, or a write was refused by validation of what was
+	// written (the API server's schema or field validation, Kyverno's policy
+	// validation) with Diagnostics at the offending fields. A result that is
+	// neither Passed nor Invalid failed as it ran: an assertion, or an
+	// operation on the cluster.
+	Invalid bool `json:"invalid,omitempty"`
 	// Diagnostics are input errors and warnings with file and line.
 	Diagnostics []Diagnostic `json:"diagnostics"`
 }
@@ -115,13 +122,19 @@ const (
 	ChangeCreated = "created"
 	ChangeUpdated = "updated"
 	ChangeDeleted = "deleted"
+	// ChangeRecreated: the object was deleted and created again within the
+	// step (a new uid), as when Kyverno recreates a deleted downstream.
+	ChangeRecreated = "recreated"
 )
 
 // Change is one object changed by a step.
 type Change struct {
 	Object resource.Ref `json:"object"`
-	Change string       `json:"change"` // ChangeCreated, ChangeUpdated, ChangeDeleted
+	Change string       `json:"change"` // ChangeCreated, ChangeUpdated, ChangeDeleted, ChangeRecreated
 	// Diff is a unified diff of the object's YAML before and after the step.
+	// When the step's first write was undone within the step (Kyverno
+	// reverting an edit of a synchronized downstream), it is two diffs: to
+	// the state that write left, and from there to the state after the step.
 	Diff string `json:"diff"`
 }
 

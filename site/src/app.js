@@ -7,7 +7,7 @@ import { install } from './genplay.js';
 import { h, replace, $ } from './dom.js';
 import { EditorView } from '@codemirror/view';
 import { createEditor, getText, setText, showDiagnostics, gotoLine } from './editor.js';
-import { appendStep, testName, manifest, ops, refOf, refString, toYAML, fromYAML } from './scenario.js';
+import { appendStep, removeStep, stepNames, sourceResource, setGenerateFields, testName, manifest, ops, refOf, refString, toYAML, fromYAML } from './scenario.js';
 import * as share from './share.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';
@@ -34,18 +34,22 @@ document.addEventListener('securitypolicyviolation', (e) => {
 });
 
 const STORAGE_KEY = 'genplay.scenario.v1';
+const VIEW_KEY = 'genplay.view.v1'; // the selected step and the open matrix
 const STOPPED_KEY = 'genplay.stopped.v1'; // the text of a run that was stopped: not run again on load
 const LABEL = 'generate.kyverno.io/';
 const started = performance.now();
 
 const state = {
-  result: null, // last result without errors
+  result: null, // the last result that ran (input errors keep the one before)
   step: 0, // selected step index
   selected: null, // selected object key
   broken: false,
   timer: 0,
   runs: 0,
-  seq: 0, // the latest run asked for
+  seq: 0, // the latest run started; an older one's result is dropped
+  pendingStep: null, // a step to select after the next run (reload, share link)
+  undo: [], // texts before each action, for Undo
+  hideChurn: false, // hide metadata churn in diffs
 };
 
 let engineReady = false;
@@ -63,6 +67,11 @@ const keyOf = (o) => refString(refOf(o));
 const labelsOf = (o) => o?.metadata?.labels || {};
 const isPolicy = (o) => /^kyverno\.io\//.test(o.apiVersion || '') && (o.kind === 'ClusterPolicy' || o.kind === 'Policy');
 const errorsIn = (r) => (r.diagnostics || []).filter((d) => d.severity !== 'warning');
+// An input error keeps the last result: nothing ran, or a write was refused
+// for what it says (result.invalid, see timeline.Result.Invalid).
+const inputError = (r) => errorsIn(r).length > 0 && (r.invalid || !(r.steps || []).length);
+const isCheck = (s) => s.operation === 'assert' || s.operation === 'error';
+const stepFailed = (s) => !!s.error || (s.check && !s.check.passed);
 const steps = () => state.result?.steps || [];
 const currentStep = () => steps()[state.step];
 const isLastStep = () => state.step === steps().length - 1;
@@ -71,6 +80,12 @@ function setStatus(text, kind = '') {
   const s = $('#status');
   s.textContent = text;
   s.dataset.kind = kind;
+}
+
+// engineRun is the one place the page calls the engine; genplay.run may
+// return the result or a promise of it.
+async function engineRun(text, options) {
+  return await genplay.run(text, options);
 }
 
 function policyOf(cluster, labels) {
@@ -85,9 +100,16 @@ function ruleOf(policy, name) {
 }
 
 // roles says what an object is to Kyverno in this cluster.
-function roles(o, cluster, triggerUIDs) {
+function roles(o, cluster, triggers) {
   const labels = labelsOf(o);
-  const r = { policy: isPolicy(o), downstream: null, cloneSource: `${LABEL}clone-source` in labels, trigger: triggerUIDs.has(o.metadata?.uid) };
+  const r = {
+    policy: isPolicy(o),
+    downstream: null,
+    // Copies carry the source's labels, clone-source included: only an
+    // object Kyverno did not generate is the source.
+    cloneSource: `${LABEL}clone-source` in labels && !labels[`${LABEL}policy-name`],
+    trigger: triggers.uids.has(o.metadata?.uid) || triggers.refs.has(keyOf(o)),
+  };
   if (labels[`${LABEL}policy-name`]) {
     const policy = policyOf(cluster, labels);
     const rule = ruleOf(policy, labels[`${LABEL}rule-name`]);
@@ -106,20 +128,20 @@ function roles(o, cluster, triggerUIDs) {
 
 async function run(reason = 'edit') {
   clearTimeout(state.timer);
-  const text = getText(editor);
   if (!engineReady) return;
-  const t0 = performance.now();
+  const text = getText(editor);
   const seq = ++state.seq;
+  const t0 = performance.now();
   const showStop = setTimeout(() => { $('#stop').hidden = false; }, 300);
-  const result = await genplay.run(text);
+  const result = await engineRun(text);
   clearTimeout(showStop);
-  if (seq !== state.seq) return; // a later run superseded this one
+  if (seq !== state.seq) return; // a newer run has started
   $('#stop').hidden = true;
   const ms = performance.now() - t0;
   state.runs++;
   try { if (result.stopped) localStorage.setItem(STOPPED_KEY, text); else localStorage.removeItem(STOPPED_KEY); } catch { /* storage disabled */ }
   showDiagnostics(editor, result.stopped ? [] : result.diagnostics);
-  renderDiagnostics(result.diagnostics || []);
+  renderDiagnostics(result);
   const errors = errorsIn(result);
   const internal = errors.find((d) => d.message.startsWith('internal error'));
   if (result.stopped) {
@@ -128,30 +150,49 @@ async function run(reason = 'edit') {
     $('#stale').hidden = !state.result;
     setStatus(`${result.diagnostics[0].message}. Press Run to try again.`, 'error');
   } else if (internal) {
-    // genplay's fault, not the input's: keep the last good view and the text.
+    // genplay's fault, not the input's: keep the last view and the text.
     state.broken = true;
     $('#stale').textContent = 'genplay failed on this run; showing the last result that ran.';
     $('#stale').hidden = !state.result;
     setStatus(genplay.crashed
       ? 'The engine crashed on this scenario and is restarting; your scenario is kept.'
       : 'genplay hit an internal error on this scenario (not a problem with your input); your scenario is kept.', 'error');
-  } else if (errors.length) {
+  } else if (inputError(result)) {
     state.broken = true;
     $('#stale').textContent = 'The scenario has errors; showing the last result that ran.';
     $('#stale').hidden = !state.result;
     setStatus(`${errors.length} problem${errors.length > 1 ? 's' : ''} in the scenario`, 'error');
   } else {
+    // It ran: show it as it ran, failures included.
     state.broken = false;
     $('#stale').hidden = true;
-    const keepStep = reason === 'edit' && state.result && state.step < (result.steps || []).length - 1;
+    const list = result.steps || [];
+    const n = list.length;
+    const failed = list.findIndex(stepFailed);
+    const keepStep = reason === 'edit' && state.result && state.step < n - 1;
     state.result = result;
-    state.step = keepStep ? state.step : Math.max(0, (result.steps || []).length - 1);
-    const n = (result.steps || []).length;
-    setStatus(`${result.test || 'scenario'}: ${n} step${n === 1 ? '' : 's'}, ${result.passed ? 'assertions pass' : 'an assertion or operation failed'} (${ms.toFixed(0)} ms)`, result.passed ? 'ok' : 'warn');
+    if (state.pendingStep !== null) {
+      state.step = Math.min(Math.max(state.pendingStep, 0), Math.max(0, n - 1));
+      state.pendingStep = null;
+    } else if (failed >= 0 && !result.passed) {
+      state.step = failed;
+    } else {
+      state.step = keepStep ? state.step : Math.max(0, n - 1);
+    }
+    const checks = list.filter(isCheck).length;
+    const verdict = result.passed
+      ? (checks ? `${checks} check${checks === 1 ? '' : 's'} passed` : 'ran without errors (no assertions)')
+      : `step ${failed + 1} failed: ${failureOf(list[failed]) || 'see the timeline'}`;
+    setStatus(`${result.test || 'scenario'}: ${n} step${n === 1 ? '' : 's'}, ${verdict} (${ms.toFixed(0)} ms)`, result.passed ? 'ok' : 'warn');
   }
-  document.body.dataset.runs = String(state.runs);
   render();
+  saveView();
+  if (reason === 'action') {
+    revealStep(state.step);
+    restoreFocus();
+  }
   if ($('#matrix-box').open && !state.broken) renderMatrix();
+  document.body.dataset.runs = String(state.runs);
   if (!document.body.dataset.firstResultMs && state.result) {
     const t = performance.now() - started;
     document.body.dataset.firstResultMs = t.toFixed(0);
@@ -159,28 +200,127 @@ async function run(reason = 'edit') {
   }
 }
 
+// failureOf says in one line what failed in a step.
+function failureOf(s) {
+  if (!s) return '';
+  if (s.check && !s.check.passed) return (s.check.failures || []).join('; ');
+  return s.error || '';
+}
+
 function scheduleRun() {
   clearTimeout(state.timer);
   state.timer = setTimeout(() => run('edit'), 400);
 }
 
+let focusWanted = null; // what had the focus when an action started
+
 function act(name, operation) {
+  if (!engineReady) return false;
+  const before = getText(editor);
   let text;
   try {
-    text = appendStep(getText(editor), name, operation);
+    text = appendStep(before, name, operation);
   } catch (e) {
     setStatus(`cannot add the step: ${e.message}`, 'error');
-    return;
+    return false;
   }
-  setText(editor, text);
-  save(text);
-  editor.dispatch({ effects: EditorView.scrollIntoView(text.length, { y: 'end' }) });
+  setEditorText(text, before);
   run('action');
+  return true;
+}
+
+// setEditorText changes the scenario as an action, remembering the text
+// before for Undo, and shows the editor's end without moving the page.
+function setEditorText(text, before) {
+  const a = document.activeElement;
+  focusWanted = a && a.closest?.('#details, #cluster, #timeline, .cluster-actions')
+    ? { action: a.dataset.action || '', ref: a.dataset.ref || state.selected || '' } : null;
+  state.undo.push(before);
+  if (state.undo.length > 50) state.undo.shift();
+  quiet = true;
+  setText(editor, text);
+  quiet = false;
+  save(text);
+  hideShare();
+  editor.scrollDOM.scrollTop = editor.scrollDOM.scrollHeight;
+  renderUndo();
+}
+
+// restoreFocus puts the focus back on the action or the object it acted on
+// (the DOM was rebuilt), or on the newest step when neither is left.
+function restoreFocus() {
+  const want = focusWanted;
+  focusWanted = null;
+  if (!want) return;
+  const sel = [
+    want.action && `#details button[data-action="${CSS.escape(want.action)}"]:not([disabled])`,
+    want.ref && `#cluster button.object[data-ref="${CSS.escape(want.ref)}"]`,
+    want.action && `.cluster-actions button[data-action="${CSS.escape(want.action)}"]`,
+    `#timeline li.step[data-index="${state.step}"] .step-button`,
+  ].filter(Boolean);
+  for (const q of sel) {
+    const el = document.querySelector(q);
+    if (el) { el.focus({ preventScroll: true }); return; }
+  }
+}
+
+// revealStep scrolls step i of the timeline into view, inside its pane when
+// the pane scrolls and in the page below the sticky toolbar otherwise.
+function revealStep(i) {
+  const li = document.querySelector(`#timeline li.step[data-index="${i}"]`);
+  if (!li) return;
+  const pane = li.closest('.pane');
+  if (pane && pane.scrollHeight > pane.clientHeight + 1) {
+    const r = li.getBoundingClientRect();
+    const pr = pane.getBoundingClientRect();
+    if (r.top < pr.top || r.top > pr.bottom - 40) pane.scrollTop += r.top - pr.top - 8;
+  }
+  const top = $('header.bar').getBoundingClientRect().bottom;
+  const r = li.getBoundingClientRect();
+  if (r.top < top || r.top > innerHeight - 60) window.scrollBy({ top: r.top - top - 8 });
+}
+
+function undo() {
+  const before = state.undo.pop();
+  let text = before;
+  if (text === undefined) {
+    const names = stepNames(getText(editor));
+    try { text = removeStep(getText(editor), names.length - 1); } catch (e) { setStatus(`cannot undo: ${e.message}`, 'error'); return; }
+  }
+  quiet = true;
+  setText(editor, text);
+  quiet = false;
+  save(text);
+  hideShare();
+  renderUndo();
+  run('action');
+}
+
+function removeScenarioStep(i, name) {
+  const before = getText(editor);
+  let text;
+  try { text = removeStep(before, i); } catch (e) { setStatus(`cannot remove step ${name}: ${e.message}`, 'error'); return; }
+  setEditorText(text, before);
+  run('action');
+}
+
+function renderUndo() {
+  $('#undo-step').disabled = !engineReady || stepNames(getText(editor)).length < 2;
 }
 
 // ---------------------------------------------------------------- rendering
 
-function renderDiagnostics(diags) {
+// renderDiagnostics lists the problems with a link to each line; a warning
+// the timeline already shows as an event is not repeated here.
+function renderDiagnostics(result) {
+  const inTimeline = new Set((result.steps || []).flatMap((s) => (s.events || []).filter((e) => e.action === 'warned').map((e) => e.reason)));
+  const seen = new Set();
+  const diags = (result.diagnostics || []).filter((d) => {
+    const k = `${d.severity}\n${d.line}\n${d.message}`;
+    if (seen.has(k) || (d.severity === 'warning' && inTimeline.has(d.message))) return false;
+    seen.add(k);
+    return true;
+  });
   replace($('#diagnostics'), diags.map((d) => {
     // An internal error carries a Go stack after its first line.
     const [first, ...rest] = d.message.split('\n');
@@ -211,12 +351,15 @@ function renderStepper() {
   $('#cluster-step').textContent = s ? `after step ${state.step + 1} of ${n}: ${s.summary}` : '';
 }
 
-function selectStep(i) {
+function selectStep(i, { focus = false } = {}) {
   const n = steps().length;
   if (!n) return;
   state.step = Math.min(Math.max(i, 0), n - 1);
   render();
-  document.querySelector(`#timeline li[data-index="${state.step}"]`)?.scrollIntoView({ block: 'nearest' });
+  saveView();
+  hideShare();
+  revealStep(state.step);
+  if (focus) document.querySelector(`#timeline li.step[data-index="${state.step}"] .step-button`)?.focus({ preventScroll: true });
 }
 
 function eventLine(e) {
@@ -228,20 +371,48 @@ function eventLine(e) {
     e.reason ? h('div', { class: 'reason' }, e.reason) : '');
 }
 
+// expectation says what a failed step expected, in words.
+function expectation(s) {
+  const what = s.summary.replace(/^(assert|error) /, '');
+  if (s.operation === 'assert') return `${what} exists and matches the assertion`;
+  if (s.operation === 'error') return `no ${what} matches the error check`;
+  if (s.check) return 'the operation\'s expect checks hold';
+  return `${s.summary} succeeds`;
+}
+
+function failedStepDetail(s) {
+  return h('dl', { class: 'expected-found' },
+    h('dt', {}, 'expected'), h('dd', {}, expectation(s)),
+    h('dt', {}, 'found'), h('dd', {}, failureOf(s)));
+}
+
 function renderTimeline() {
-  const list = steps().map((s, i) => h('li', {
-    class: `step${i === state.step ? ' selected' : ''}${s.error ? ' failed' : ''}`,
-    dataset: { index: String(i), operation: s.operation },
-  },
-  h('button', { type: 'button', class: 'step-button', 'aria-current': i === state.step ? 'step' : false, onclick: () => selectStep(i) },
-    h('span', { class: 'step-no' }, `${i + 1}`), ' ',
-    h('span', { class: `badge op ${s.operation}` }, s.operation), ' ', s.summary,
-    s.stepName && s.stepName !== s.summary && (i === 0 || steps()[i - 1].stepName !== s.stepName) ? h('div', { class: 'step-name' }, `step: ${s.stepName}`) : ''),
-  s.error ? h('p', { class: 'error' }, s.error) : '',
-  (s.warnings || []).map((w) => h('p', { class: 'warning' }, `warning: ${w}`)),
-  s.check ? h('p', { class: s.check.passed ? 'ok' : 'error' }, s.check.passed ? 'check passed' : 'check failed',
-    (s.check.failures || []).map((f) => h('span', { class: 'failure' }, ` · ${f}`))) : '',
-  h('ol', { class: 'events' }, (s.events || []).map(eventLine))));
+  const names = stepNames(getText(editor));
+  const list = steps().map((s, i) => {
+    const failed = stepFailed(s);
+    const first = i === 0 || steps()[i - 1].stepName !== s.stepName;
+    const at = names.indexOf(s.stepName);
+    // Only while the view is this text's run, and for a step name that is
+    // the scenario's once: then the button removes the right step.
+    const removable = !state.broken && first && at >= 0 && names.lastIndexOf(s.stepName) === at && names.length > 1;
+    const opClass = isCheck(s) ? (s.check?.passed ? 'check-passed' : 'check-failed') : (s.error ? 'op-failed' : '');
+    return h('li', {
+      class: `step${i === state.step ? ' selected' : ''}${failed ? ' failed' : ''}`,
+      dataset: { index: String(i), operation: s.operation },
+    },
+    h('button', { type: 'button', class: 'step-button', 'aria-current': i === state.step ? 'step' : false, onclick: () => selectStep(i) },
+      h('span', { class: 'step-no' }, `${i + 1}`), ' ',
+      h('span', { class: `badge op op-${s.operation} ${opClass}` }, s.operation), ' ', s.summary,
+      s.stepName && s.stepName !== s.summary && first ? h('div', { class: 'step-name' }, `step: ${s.stepName}`) : ''),
+    removable ? h('button', {
+      type: 'button', class: 'linklike remove-step', dataset: { action: 'remove-step' },
+      title: `Remove the chainsaw step "${s.stepName}" from the scenario`,
+      onclick: () => removeScenarioStep(at, s.stepName),
+    }, 'remove step') : '',
+    failed ? failedStepDetail(s) : '',
+    s.check && !failed ? h('p', { class: 'ok' }, 'check passed') : '',
+    h('ol', { class: 'events' }, (s.events || []).map(eventLine)));
+  });
   replace($('#timeline'), list.length ? list : h('li', { class: 'empty' }, 'Run a scenario to see what Kyverno does.'));
 }
 
@@ -275,11 +446,24 @@ function objectButton(o, info, changed) {
   }, h('span', { class: 'kind' }, o.kind), ' ', h('span', { class: 'name' }, o.metadata?.name || ''), ' ', marks);
 }
 
+// triggersOf are the triggers as far as the timeline knows them: those a
+// downstream's labels name, and those an event up to this step names, so a
+// trigger stays one when its downstream is gone.
+function triggersOf(cluster) {
+  const uids = new Set(cluster.map((o) => labelsOf(o)[`${LABEL}trigger-uid`]).filter(Boolean));
+  const refs = new Set();
+  for (const s of steps().slice(0, state.step + 1)) {
+    for (const e of s.events || []) if (e.trigger) refs.add(refString(e.trigger));
+  }
+  return { uids, refs };
+}
+
 function renderCluster() {
   const step = currentStep();
   const cluster = step?.cluster || [];
   const changes = new Map((step?.changes || []).map((c) => [refString(c.object), c.change]));
-  const triggerUIDs = new Set(cluster.map((o) => labelsOf(o)[`${LABEL}trigger-uid`]).filter(Boolean));
+  const triggers = triggersOf(cluster);
+  const isTrigger = (o) => triggers.uids.has(o.metadata?.uid) || triggers.refs.has(keyOf(o));
   const groups = new Map([['', []]]);
   for (const o of cluster) {
     if (o.kind === 'Namespace' && o.apiVersion === 'v1') {
@@ -297,18 +481,18 @@ function renderCluster() {
   for (const [ns, objs] of groups) {
     const nsObj = ns ? nsObject(ns) : null;
     if (!ns && !objs.length) continue;
-    if (ns && nsObj && !objs.length && !changes.has(keyOf(nsObj)) && !triggerUIDs.has(nsObj.metadata?.uid) && state.selected !== keyOf(nsObj)) {
+    if (ns && nsObj && !objs.length && !changes.has(keyOf(nsObj)) && !isTrigger(nsObj) && state.selected !== keyOf(nsObj)) {
       empty.push(nsObj);
       continue;
     }
     out.push(h('section', { class: 'ns-group', 'aria-label': ns ? `Namespace ${ns}` : 'Cluster-scoped objects', dataset: { namespace: ns } },
-      h('h3', {}, ns ? (nsObj ? objectButton(nsObj, roles(nsObj, cluster, triggerUIDs), changes.get(keyOf(nsObj))) : `Namespace ${ns} (missing)`) : 'Cluster-scoped'),
-      h('ul', { class: 'objects' }, objs.map((o) => h('li', {}, objectButton(o, roles(o, cluster, triggerUIDs), changes.get(keyOf(o))))))));
+      h('h3', {}, ns ? (nsObj ? objectButton(nsObj, roles(nsObj, cluster, triggers), changes.get(keyOf(nsObj))) : `Namespace ${ns} (missing)`) : 'Cluster-scoped'),
+      h('ul', { class: 'objects' }, objs.map((o) => h('li', {}, objectButton(o, roles(o, cluster, triggers), changes.get(keyOf(o))))))));
   }
   if (empty.length) {
     out.push(h('section', { class: 'ns-group quiet', 'aria-label': 'Empty namespaces' },
       h('h3', { class: 'sub' }, 'Empty namespaces'),
-      h('div', { class: 'quiet-list' }, empty.map((o) => objectButton(o, roles(o, cluster, triggerUIDs))))));
+      h('div', { class: 'quiet-list' }, empty.map((o) => objectButton(o, roles(o, cluster, triggers))))));
   }
   const present = new Set(cluster.map(keyOf));
   const deleted = (step?.changes || []).filter((c) => c.change === 'deleted' && !present.has(refString(c.object)));
@@ -317,13 +501,13 @@ function renderCluster() {
       h('ul', { class: 'objects' }, deleted.map((c) => h('li', { class: 'gone', dataset: { ref: refString(c.object) } }, refString(c.object))))));
   }
   replace($('#cluster'), out.length ? out : h('p', { class: 'empty' }, step ? 'The cluster is empty.' : 'No result yet.'));
-  renderDetails(cluster, triggerUIDs);
+  renderDetails(cluster, triggers);
 }
 
-function renderDetails(cluster, triggerUIDs) {
+function renderDetails(cluster, triggers) {
   const o = cluster.find((x) => keyOf(x) === state.selected);
   if (!o) { replace($('#details')); return; }
-  const info = roles(o, cluster, triggerUIDs);
+  const info = roles(o, cluster, triggers);
   const labels = Object.entries(labelsOf(o)).sort(([a], [b]) => a.localeCompare(b));
   replace($('#details'),
     h('h3', {}, keyOf(o)),
@@ -334,8 +518,27 @@ function renderDetails(cluster, triggerUIDs) {
 }
 
 function actionButton(label, action, fn, title) {
-  return h('button', { type: 'button', dataset: { action }, title, onclick: fn }, label);
+  return h('button', { type: 'button', dataset: { action }, title, onclick: fn, disabled: !engineReady }, label);
 }
+
+// written is the object as the scenario wrote it (a YAML node that keeps
+// the user's order and comments), or as the cluster has it when the
+// scenario never wrote it in full. edit changes it: edit(node) for a node
+// (YAML's setIn/deleteIn), edit(plain) otherwise.
+function written(o, edit) {
+  const node = sourceResource(getText(editor), refOf(o));
+  if (node) { edit(node, true); return node; }
+  const m = manifest(o);
+  edit(m, false);
+  return m;
+}
+
+const setIn = (v, isNode, path, value) => {
+  if (isNode) { v.setIn(path, value); return; }
+  let cur = v;
+  for (const k of path.slice(0, -1)) cur = cur[k] ??= {};
+  cur[path[path.length - 1]] = value;
+};
 
 function actionsFor(o, info, cluster) {
   if (!isLastStep()) {
@@ -345,23 +548,27 @@ function actionsFor(o, info, cluster) {
   const ref = keyOf(o);
   const out = [];
   if (info.policy) {
-    const rules = (o.spec?.rules || []).filter((r) => r.generate);
-    const sync = rules.some((r) => r.generate.synchronize);
-    const orphan = rules.some((r) => r.generate.orphanDownstreamOnPolicyDelete);
-    const setAll = (field, value) => {
-      const m = manifest(o);
-      for (const r of m.spec?.rules || []) if (r.generate) r.generate[field] = value;
-      return m;
-    };
+    const rules = (o.spec?.rules || []);
+    const sync = rules.some((r) => r.generate?.synchronize);
+    const orphan = rules.some((r) => r.generate?.orphanDownstreamOnPolicyDelete);
+    const setAll = (field, value) => written(o, (v, isNode) => {
+      rules.forEach((r, i) => { if (r.generate) setIn(v, isNode, ['spec', 'rules', i, 'generate', field], value); });
+    });
     out.push(actionButton(`Turn synchronize ${sync ? 'off' : 'on'}`, 'toggle-synchronize',
       () => act(`set synchronize ${!sync} on ${ref}`, ops.update(setAll('synchronize', !sync)))));
     out.push(actionButton(`Turn orphaning ${orphan ? 'off' : 'on'}`, 'toggle-orphan',
       () => act(`set orphanDownstreamOnPolicyDelete ${!orphan} on ${ref}`, ops.update(setAll('orphanDownstreamOnPolicyDelete', !orphan)))));
-    if ((o.spec?.rules || []).length > 1) {
-      for (const r of o.spec.rules) {
+    if (rules.length > 1) {
+      for (const r of rules) {
         out.push(actionButton(`Delete rule ${r.name}`, 'delete-rule', () => {
-          const m = manifest(o);
-          m.spec.rules = m.spec.rules.filter((x) => x.name !== r.name);
+          const m = written(o, (v, isNode) => {
+            if (isNode) {
+              const seq = v.getIn(['spec', 'rules']);
+              seq.items = seq.items.filter((x) => x.get?.('name') !== r.name);
+            } else {
+              v.spec.rules = v.spec.rules.filter((x) => x.name !== r.name);
+            }
+          });
           act(`delete rule ${r.name} of ${ref}`, ops.update(m));
         }));
       }
@@ -374,18 +581,24 @@ function actionsFor(o, info, cluster) {
   if (info.trigger || !info.downstream) {
     for (const k of Object.keys(labelsOf(o)).filter((k) => !k.startsWith(LABEL) && !k.startsWith('kubernetes.io/')).sort()) {
       out.push(actionButton(`Remove label ${k}`, 'remove-label', () => {
-        const m = manifest(o);
-        delete m.metadata.labels[k];
+        const m = written(o, (v, isNode) => { if (isNode) v.deleteIn(['metadata', 'labels', k]); else delete v.metadata.labels?.[k]; });
         act(`remove label ${k} from ${ref}`, ops.update(m));
       }));
     }
   }
   if (info.trigger) {
     out.push(actionButton('Add another like this', 'add-another', () => {
-      const m = manifest(o);
-      m.metadata.name = freeName(cluster, o);
-      for (const k of Object.keys(m.metadata.labels || {})) if (k.startsWith(LABEL)) delete m.metadata.labels[k];
-      act(`create ${refString(refOf(m))}`, ops.create(m));
+      const name = freeName(cluster, o);
+      const m = written(o, (v, isNode) => {
+        setIn(v, isNode, ['metadata', 'name'], name);
+        const labels = isNode ? v.getIn(['metadata', 'labels'])?.toJSON?.() || {} : v.metadata.labels || {};
+        for (const k of Object.keys(labels)) {
+          if (k.startsWith(LABEL) || k === 'kubernetes.io/metadata.name') {
+            if (isNode) v.deleteIn(['metadata', 'labels', k]); else delete v.metadata.labels[k];
+          }
+        }
+      });
+      act(`create ${refString({ ...refOf(o), name })}`, ops.create(m));
     }));
   }
   const what = info.downstream ? 'downstream' : info.cloneSource ? 'clone source' : info.trigger ? 'trigger' : 'object';
@@ -399,15 +612,43 @@ function freeName(cluster, o) {
   for (let i = 2; ; i++) if (!taken.has(`${base}-${i}`)) return `${base}-${i}`;
 }
 
+// churnLine matches a diff line that only shows metadata churn.
+const churnLine = /^[-+ ]\s*(resourceVersion|generation|creationTimestamp|uid|lastTransitionTime|managedFields):/;
+
+// visibleDiff drops churn lines (and hunks left with no change) when the
+// churn switch is on.
+function visibleDiff(diff) {
+  const lines = (diff || '').replace(/\n$/, '').split('\n');
+  if (!state.hideChurn) return lines;
+  const out = [];
+  let hunk = [];
+  const flush = () => { if (hunk.some((l) => /^[-+]/.test(l))) out.push(...hunk); hunk = []; };
+  for (const l of lines) {
+    if (l.startsWith('@@')) { flush(); hunk = [l]; continue; }
+    if (l.startsWith('---') || l.startsWith('+++')) { flush(); out.push(l); continue; }
+    if (/^[-+]/.test(l) && churnLine.test(l)) continue;
+    if (churnLine.test(l)) continue;
+    hunk.push(l);
+  }
+  flush();
+  return out;
+}
+
+// churnOnly tells a change that is nothing but metadata churn.
+const churnOnly = (c) => c && c.change === 'updated' && !(c.diff || '').split('\n').some((l) => /^[-+](?![-+])/.test(l) && !churnLine.test(l));
+
 function renderChanges() {
   const step = currentStep();
   const changes = step?.changes || [];
-  replace($('#changes'), changes.length ? changes.map((c) => h('section', { class: 'change', dataset: { ref: refString(c.object) } },
-    h('h4', {}, h('span', { class: `badge change ${c.change}` }, c.change), ' ', refString(c.object)),
-    h('pre', { class: 'diff', tabindex: '0', 'aria-label': `Diff of ${refString(c.object)}` },
-      (c.diff || '').split('\n').map((line) => h('span', {
-        class: line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : '',
-      }, `${line}\n`))))) : h('p', { class: 'sub' }, 'Nothing changed in this step.'));
+  replace($('#changes'), changes.length ? changes.map((c) => {
+    const lines = visibleDiff(c.diff);
+    return h('section', { class: 'change', dataset: { ref: refString(c.object) } },
+      h('h4', {}, h('span', { class: `badge change ${c.change}` }, c.change), ' ', refString(c.object)),
+      state.hideChurn && churnOnly(c) ? h('p', { class: 'sub' }, 'only metadata changed (resourceVersion, generation…)') : h('pre', { class: 'diff', tabindex: '0', 'aria-label': `Diff of ${refString(c.object)}` },
+        lines.map((line) => h('span', {
+          class: line.startsWith('+') && !line.startsWith('+++') ? 'add' : line.startsWith('-') && !line.startsWith('---') ? 'del' : line.startsWith('@@') ? 'hunk' : (line.startsWith('---') || line.startsWith('+++')) ? 'file' : '',
+        }, `${line}\n`))));
+  }) : h('p', { class: 'sub' }, 'Nothing changed in this step.'));
 }
 
 // ---------------------------------------------------------------- outcome matrix
@@ -418,43 +659,117 @@ const combos = [
   { synchronize: false, orphanDownstreamOnPolicyDelete: false },
   { synchronize: false, orphanDownstreamOnPolicyDelete: true },
 ];
+const comboName = (c) => `sync ${c.synchronize ? 'on' : 'off'}, orphan ${c.orphanDownstreamOnPolicyDelete ? 'on' : 'off'}`;
 
-function reactions(step) {
-  const evs = (step?.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note');
-  return evs.length ? evs.map((e) => `${e.action} ${e.object ? refString(e.object) : ''}`.trim()) : ['no reaction'];
+// currentCombo reads the settings the scenario's policies end with (the
+// first generate rule of the last step's cluster), or null without one.
+function currentCombo(result) {
+  const list = result?.steps || [];
+  for (let i = list.length - 1; i >= 0; i--) {
+    for (const o of list[i].cluster || []) {
+      if (!isPolicy(o)) continue;
+      const g = (o.spec?.rules || []).find((r) => r.generate)?.generate;
+      if (g) return combos.find((c) => c.synchronize === !!g.synchronize && c.orphanDownstreamOnPolicyDelete === !!g.orphanDownstreamOnPolicyDelete);
+    }
+  }
+  return null;
 }
 
+// reactions are what Kyverno (and the cluster) did in a step, each with its
+// reason; churn-only updates are left out.
+function reactions(step) {
+  if (!step) return [];
+  const present = new Set((step.cluster || []).map(keyOf));
+  const changes = new Map((step.changes || []).map((c) => [refString(c.object), c]));
+  return (step.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note')
+    .filter((e) => !(e.action === 'updated' && e.object && churnOnly(changes.get(refString(e.object)))))
+    .map((e) => {
+      const ref = e.object ? refString(e.object) : '';
+      // A downstream Kyverno "keeps" while it is gone stays deleted.
+      const action = e.action === 'kept' && ref && !present.has(ref) ? 'stays deleted:' : e.action;
+      return { text: `${action} ${ref}`.trim(), reason: e.reason || '', action: e.action };
+    });
+}
+
+let matrixSeq = 0;
+
 async function renderMatrix() {
-  const text = getText(editor);
   if (!engineReady) return;
-  const results = await Promise.all(combos.map((override) => genplay.run(text, { override })));
-  const bad = results.find((r) => errorsIn(r).length);
-  if (bad) { replace($('#matrix'), h('p', { class: 'error' }, errorsIn(bad)[0].message)); return; }
-  // The cheat sheet lists what the user did, not the checks.
-  const rows = (results[0].steps || []).map((s, i) => [s, i]).filter(([s]) => s.operation !== 'assert' && s.operation !== 'error');
+  const text = getText(editor);
+  const seq = ++matrixSeq;
+  const results = [];
+  for (const override of combos) results.push(await engineRun(text, { override }));
+  if (seq !== matrixSeq) return;
+  const current = currentCombo(state.result);
+  // Rows: what the user did; checks only where some setting fails them.
+  const longest = results.reduce((a, r) => ((r.steps || []).length > (a.steps || []).length ? r : a), results[0]);
+  const rows = (longest.steps || []).map((s, i) => [s, i])
+    .filter(([s, i]) => !isCheck(s) || results.some((r) => r.steps?.[i] && stepFailed(r.steps[i])));
+  const cell = (r, i) => {
+    if (inputError(r)) return h('td', { class: 'failed' }, h('div', { class: 'error' }, `the scenario does not run: ${errorsIn(r)[0].message.split('\n')[0]}`));
+    const s = r.steps?.[i];
+    if (!s) {
+      const at = (r.steps || []).findIndex(stepFailed);
+      return h('td', { class: 'not-run' }, h('div', { class: 'sub' }, at >= 0 ? `did not run: step ${at + 1} failed` : 'did not run'));
+    }
+    const items = reactions(s);
+    const lines = items.length ? items.map((x) => reactionButton(x)) : [h('div', { class: 'sub' }, 'no reaction')];
+    if (stepFailed(s)) lines.unshift(h('div', { class: 'error' }, `failed: ${failureOf(s)}`));
+    return h('td', { class: stepFailed(s) ? 'failed' : '' }, lines);
+  };
   replace($('#matrix'), h('table', { class: 'matrix' },
-    h('caption', {}, 'What Kyverno does at each step of this scenario, under each setting'),
+    h('caption', {}, 'What Kyverno does at each step of this scenario, under each setting (hover or click a reaction for its reason)'),
     h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'step'),
-      combos.map((c) => h('th', { scope: 'col' }, `sync ${c.synchronize ? 'on' : 'off'}, orphan ${c.orphanDownstreamOnPolicyDelete ? 'on' : 'off'}`)))),
-    h('tbody', {}, rows.map(([s, i]) => h('tr', {},
-      h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`),
-      (() => {
-        const cells = results.map((r) => reactions(r.steps?.[i]));
-        const differs = new Set(cells.map((c) => c.join('\n'))).size > 1;
-        return cells.map((c) => h('td', { class: differs ? 'differs' : '' }, c.map((line) => h('div', {}, line))));
-      })())))));
+      combos.map((c) => {
+        const isCurrent = current === c;
+        return h('th', { scope: 'col', class: isCurrent ? 'current' : '', dataset: { combo: comboName(c) } },
+          comboName(c),
+          isCurrent ? h('div', { class: 'sub' }, '(the scenario as written)')
+            : h('button', { type: 'button', class: 'apply-combo', title: `Set synchronize and orphanDownstreamOnPolicyDelete in the scenario's policies to these values`, onclick: () => applyCombo(c) }, 'Use these settings'));
+      }))),
+    h('tbody', {}, rows.map(([s, i]) => {
+      const cells = results.map((r) => cell(r, i));
+      const differs = new Set(cells.map((c) => c.textContent)).size > 1;
+      if (differs) cells.forEach((c) => c.classList.add('differs'));
+      cells.forEach((c, k) => { if (combos[k] === current) c.classList.add('current'); });
+      return h('tr', {}, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells);
+    }))));
+}
+
+function reactionButton(x) {
+  const reason = h('div', { class: 'reason', hidden: true }, x.reason);
+  return h('div', { class: 'reaction-line' },
+    h('button', {
+      type: 'button', class: `linklike reaction action-${x.action}`, title: x.reason, 'aria-expanded': 'false',
+      onclick: (ev) => { reason.hidden = !reason.hidden; ev.currentTarget.setAttribute('aria-expanded', String(!reason.hidden)); },
+    }, x.text), reason);
+}
+
+// applyCombo writes a column's settings into the scenario's policies, in
+// place, and runs it.
+function applyCombo(c) {
+  const before = getText(editor);
+  let text;
+  try {
+    text = setGenerateFields(before, { synchronize: c.synchronize, orphanDownstreamOnPolicyDelete: c.orphanDownstreamOnPolicyDelete });
+  } catch (e) {
+    setStatus(`cannot change the scenario: ${e.message}`, 'error');
+    return;
+  }
+  setEditorText(text, before);
+  run('action');
 }
 
 // ---------------------------------------------------------------- dialogs
 
 let objectEditor = null;
-let objectSave = null;
+let objectSave = null; // (object) => {name, operation}
 
 function openObjectDialog(title, help, yamlText, onSave) {
   $('#object-dialog-title').textContent = title;
   $('#object-dialog-help').textContent = help;
   $('#object-dialog-error').textContent = '';
-  if (!objectEditor) objectEditor = createEditor($('#object-editor'), { doc: '', label: 'Object YAML' });
+  if (!objectEditor) objectEditor = createEditor($('#object-editor'), { doc: '', label: 'Object YAML', onRun: saveObjectDialog });
   setText(objectEditor, yamlText);
   objectSave = onSave;
   $('#object-dialog').showModal();
@@ -462,14 +777,49 @@ function openObjectDialog(title, help, yamlText, onSave) {
 }
 
 function editObject(o, op) {
-  openObjectDialog(`Edit ${keyOf(o)}`, `Saving appends an "${op}" step with this object and runs the scenario.`,
-    toYAML(manifest(o)), (m) => act(`${op} ${refString(refOf(m))}`, ops[op](m)));
+  const node = sourceResource(getText(editor), refOf(o));
+  openObjectDialog(`Edit ${keyOf(o)}`, `Saving appends an "${op}" step with this object and runs the scenario (Ctrl+Enter saves).`,
+    node ? toYAML(node) : toYAML(manifest(o)), (m) => ({ name: `${op} ${refString(refOf(m))}`, operation: ops[op](m) }));
 }
 
 function addObject() {
   const template = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team-b' } };
-  openObjectDialog('Add an object', 'Saving appends a "create" step with this object and runs the scenario.',
-    toYAML(template), (m) => act(`create ${refString(refOf(m))}`, ops.create(m)));
+  openObjectDialog('Add an object', 'Saving appends a "create" step with this object and runs the scenario (Ctrl+Enter saves).',
+    toYAML(template), (m) => ({ name: `create ${refString(refOf(m))}`, operation: ops.create(m) }));
+}
+
+// saveObjectDialog validates the object by running the scenario with the
+// new step first: an object the API server or Kyverno refuses stays in the
+// dialog with their message, and nothing is appended.
+let dialogBusy = false;
+async function saveObjectDialog() {
+  if (dialogBusy || !objectSave || !engineReady) return true;
+  const err = $('#object-dialog-error');
+  let step;
+  try {
+    step = objectSave(fromYAML(getText(objectEditor)));
+  } catch (e) {
+    err.textContent = e.message;
+    return true;
+  }
+  const before = getText(editor);
+  let text;
+  try { text = appendStep(before, step.name, step.operation); } catch (e) { err.textContent = `cannot add the step: ${e.message}`; return true; }
+  dialogBusy = true;
+  err.textContent = '';
+  let result;
+  try { result = await engineRun(text); } finally { dialogBusy = false; }
+  const last = (result.steps || [])[(result.steps || []).length - 1];
+  const refused = last && last.stepName === step.name && last.error;
+  if (refused || result.invalid) {
+    const d = errorsIn(result).find((x) => x.line > before.split('\n').length) || errorsIn(result)[0];
+    err.textContent = refused ? last.error : d?.message || 'the object is not valid';
+    return true;
+  }
+  $('#object-dialog').close();
+  setEditorText(text, before);
+  run('action');
+  return true;
 }
 
 // ---------------------------------------------------------------- persistence, share, import, export
@@ -478,17 +828,51 @@ function save(text) {
   try { localStorage.setItem(STORAGE_KEY, text); } catch { /* storage full or disabled */ }
 }
 
+// saveView keeps the selected step and the open matrix for a reload.
+function saveView() {
+  try { localStorage.setItem(VIEW_KEY, JSON.stringify({ step: state.step, matrix: $('#matrix-box').open })); } catch { /* ignore */ }
+}
+
+function savedView() {
+  try {
+    const v = JSON.parse(localStorage.getItem(VIEW_KEY) || 'null');
+    return v && typeof v === 'object' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+// applyView restores a view ({step, matrix}) before the next run.
+function applyView(v) {
+  if (!v) return;
+  if (Number.isInteger(v.step) && v.step >= 0) state.pendingStep = v.step;
+  if (v.matrix) $('#matrix-box').open = true;
+}
+
 function load(text) {
+  quiet = true;
   setText(editor, text);
-  editor.dispatch({ selection: { anchor: 0 }, effects: EditorView.scrollIntoView(0, { y: 'start' }) });
+  quiet = false;
+  save(text);
+  hideShare();
+  state.undo = [];
+  editor.dispatch({ selection: { anchor: 0 } });
+  editor.scrollDOM.scrollTop = 0;
   state.selected = null;
+  renderUndo();
   run('load');
+}
+
+function hideShare() {
+  $('#share-box').hidden = true;
+  $('#share-url').value = '';
 }
 
 async function shareLink() {
   try {
     const frag = await share.encode(getText(editor));
-    const url = `${location.origin}${location.pathname}#${frag}`;
+    const view = share.encodeView({ step: state.step, matrix: $('#matrix-box').open });
+    const url = `${location.origin}${location.pathname}#${frag}${view}`;
     $('#share-box').hidden = false;
     $('#share-url').value = url;
     $('#share-url').select();
@@ -517,6 +901,7 @@ const editor = createEditor($('#editor'), {
   onChange: (text) => {
     if (quiet) return;
     save(text);
+    hideShare();
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     scheduleRun();
   },
@@ -545,22 +930,30 @@ $('#import-load').addEventListener('click', () => {
   if (text.trim()) load(text);
 });
 $('#object-dialog-cancel').addEventListener('click', () => $('#object-dialog').close());
-$('#object-dialog-save').addEventListener('click', () => {
-  let m;
-  try { m = fromYAML(getText(objectEditor)); } catch (e) { $('#object-dialog-error').textContent = e.message; return; }
-  $('#object-dialog').close();
-  objectSave?.(m);
-});
+$('#object-dialog-save').addEventListener('click', saveObjectDialog);
 $('#background-scan').addEventListener('click', () => act('background scan: sleep past the 1h interval', ops.sleep('1h1m')));
 $('#add-object').addEventListener('click', addObject);
+$('#undo-step').addEventListener('click', undo);
+$('#hide-churn').addEventListener('change', (ev) => { state.hideChurn = ev.target.checked; renderChanges(); });
 $('#step-first').addEventListener('click', () => selectStep(0));
 $('#step-back').addEventListener('click', () => selectStep(state.step - 1));
 $('#step-forward').addEventListener('click', () => selectStep(state.step + 1));
 $('#step-last').addEventListener('click', () => selectStep(steps().length - 1));
 $('#step-range').addEventListener('input', (ev) => selectStep(Number(ev.target.value)));
-$('#matrix-box').addEventListener('toggle', () => { if ($('#matrix-box').open) renderMatrix(); });
+$('#timeline').addEventListener('keydown', (ev) => {
+  if (!ev.target.closest?.('.step-button')) return;
+  const move = { ArrowUp: -1, ArrowLeft: -1, ArrowDown: 1, ArrowRight: 1 }[ev.key];
+  if (move) { ev.preventDefault(); selectStep(state.step + move, { focus: true }); }
+  if (ev.key === 'Home') { ev.preventDefault(); selectStep(0, { focus: true }); }
+  if (ev.key === 'End') { ev.preventDefault(); selectStep(steps().length - 1, { focus: true }); }
+});
+$('#matrix-box').addEventListener('toggle', () => {
+  saveView();
+  hideShare();
+  if ($('#matrix-box').open) renderMatrix();
+});
 document.addEventListener('keydown', (ev) => {
-  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.defaultPrevented) { ev.preventDefault(); run('edit'); }
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.defaultPrevented && !$('#object-dialog').open) { ev.preventDefault(); run('edit'); }
 });
 
 // A share link pasted into the address bar of an open playground.
@@ -572,6 +965,7 @@ window.addEventListener('hashchange', async () => {
     setText(editor, text);
     quiet = false;
     state.selected = null;
+    applyView(share.decodeView(location.hash));
     run('load');
   } catch (e) {
     setStatus(`${e.message}; your saved work is unchanged.`, 'error');
@@ -582,7 +976,7 @@ window.addEventListener('hashchange', async () => {
 // keep the text and the last good view, bring up a fresh engine, and let the
 // user decide when to run again (running at once could crash it again).
 globalThis.addEventListener('genplay:crash', async () => {
-  engineReady = false;
+  setEngineReady(false);
   document.body.dataset.engine = 'crashed';
   try {
     await genplay.restart();
@@ -590,11 +984,18 @@ globalThis.addEventListener('genplay:crash', async () => {
     setStatus(`The engine crashed and could not restart (${e.message}); reload the page: your scenario is saved.`, 'error');
     return;
   }
-  engineReady = true;
+  setEngineReady(true);
   document.body.dataset.engine = 'ready';
   document.body.dataset.restarts = String(Number(document.body.dataset.restarts || 0) + 1);
   setStatus('The engine crashed on this scenario and was restarted; your scenario is kept. Press Run to try again.', 'error');
 });
+
+// setEngineReady enables the actions only while the engine can run them.
+function setEngineReady(ready) {
+  engineReady = ready;
+  for (const b of document.querySelectorAll('#run, #background-scan, #add-object, #details button')) b.disabled = !ready;
+  renderUndo();
+}
 
 // Test hook: the browser tests read the editor's text through this.
 globalThis.genplayPlayground = { text: () => getText(editor) };
@@ -607,9 +1008,17 @@ globalThis.genplayPlayground = { text: () => getText(editor) };
     setStatus(`${e.message}; your saved work is unchanged.`, 'error');
   }
   if (shared !== null) {
+    const view = share.decodeView(location.hash);
+    if (Object.keys(view.fields).length) {
+      // An embedded player's switch: the scenario as the reader set it.
+      try { shared = setGenerateFields(shared, view.fields); } catch { /* a broken scenario opens as it is */ }
+    }
     quiet = true;
     setText(editor, shared);
     quiet = false;
+    applyView(view);
+  } else if (saved) {
+    applyView(savedView());
   }
   try {
     await genplay.ready;
@@ -617,7 +1026,7 @@ globalThis.genplayPlayground = { text: () => getText(editor) };
     setStatus(`The engine did not load: ${e.message}`, 'error');
     return;
   }
-  engineReady = true;
+  setEngineReady(true);
   document.body.dataset.ready = 'true';
   document.body.dataset.engine = 'ready';
   const msg = $('#status').dataset.kind === 'error' ? $('#status').textContent : '';

@@ -23,6 +23,8 @@ const theme = EditorView.theme({
   '.cm-activeLineGutter': { backgroundColor: 'var(--active-line)' },
   '&.cm-focused .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: 'var(--selection)' },
   '.cm-tooltip': { backgroundColor: 'var(--panel)', color: 'var(--fg)', border: '1px solid var(--border)' },
+  // The focus ring is the page's; CodeMirror's own is a faint dotted line.
+  '&.cm-focused': { outline: '2px solid var(--accent)', outlineOffset: '-2px' },
 });
 
 /**
@@ -40,7 +42,7 @@ export function createEditor(parent, { doc, label, onChange, onRun }) {
         lineNumbers(), highlightActiveLineGutter(), foldGutter(), drawSelection(), history(),
         indentOnInput(), bracketMatching(), highlightActiveLine(), lintGutter(),
         keymap.of([...runKey, indentWithTab, ...defaultKeymap, ...historyKeymap, ...foldKeymap]),
-        yaml(), syntaxHighlighting(highlight), theme,
+        yaml(), syntaxHighlighting(highlight), theme, EditorView.lineWrapping,
         EditorState.tabSize.of(2),
         EditorView.contentAttributes.of({ 'aria-label': label }),
         EditorView.updateListener.of((u) => { if (u.docChanged && onChange) onChange(u.state.doc.toString()); }),

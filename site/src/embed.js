@@ -3,7 +3,11 @@
 // which loads this bundle) and marks blocks:
 //
 //   <script type="text/x-genplay-scenario" data-title="...">chainsaw Test YAML</script>
+//   <pre class="genplay-scenario" data-title="...">chainsaw Test YAML</pre>
 //   <div class="genplay" data-src="scenario.yaml" data-title="..."></div>
+//
+// A <pre> block stays readable as text where JavaScript is off; with it,
+// the player takes its place.
 //
 // Optional attributes: data-compare="synchronize" or
 // "orphanDownstreamOnPolicyDelete" adds an on/off switch that reruns the
@@ -113,6 +117,25 @@ class Player {
         h('section', { class: 'pane' }, h('h4', {}, 'Timeline'), e.timeline)),
       e.status));
     host.dataset.genplay = 'waiting';
+    this.linkSeq = 0;
+    this.updateLink(); // right before the player has scrolled into view
+  }
+
+  // updateLink points "Open in playground" at this scenario, with the
+  // player's switch and its current step (the playground's #s=...&step=N).
+  async updateLink() {
+    const seq = ++this.linkSeq;
+    let frag;
+    try {
+      frag = await encode(this.text || await this.source());
+    } catch {
+      return; // the link keeps pointing at the playground itself
+    }
+    if (seq !== this.linkSeq) return;
+    const group = this.groups[this.pos - 1];
+    let view = `&step=${group ? group.ops[group.ops.length - 1].index : 0}`;
+    if (this.compare && this.override !== null) view += `&${this.compare}=${this.override}`;
+    this.el.open.href = `${root.href}#${frag}${view}`;
   }
 
   async start() {
@@ -127,7 +150,6 @@ class Player {
       this.fail(`Cannot load the scenario: ${e.message}`);
       return;
     }
-    encode(this.text).then((frag) => { this.el.open.href = `${root.href}#${frag}`; }, () => {});
     this.run();
   }
 
@@ -161,6 +183,7 @@ class Player {
     this.host.dataset.runs = String(Number(this.host.dataset.runs || 0) + 1);
     this.status(result.passed ? '' : 'An assertion or operation of this scenario failed; see the timeline.');
     this.render();
+    this.updateLink();
   }
 
   renderCompare() {
@@ -178,6 +201,7 @@ class Player {
   go(pos) {
     this.pos = Math.min(Math.max(pos, 0), this.groups.length);
     this.render();
+    this.updateLink();
   }
 
   render() {
@@ -268,6 +292,10 @@ class Player {
 
 // sourceOf returns how to read a block's scenario text.
 function sourceOf(el) {
+  if (el.matches('pre.genplay-scenario')) {
+    const text = el.textContent.replace(/^\s*\n/, '');
+    return () => Promise.resolve(dedent(text));
+  }
   if (el.matches(`script[type="${SCRIPT_TYPE}"]`)) {
     const text = el.textContent.replace(/^\s*\n/, '');
     return () => Promise.resolve(dedent(text));
@@ -296,15 +324,16 @@ function dedent(text) {
 
 function players() {
   const found = [];
-  for (const el of document.querySelectorAll(`script[type="${SCRIPT_TYPE}"], .genplay`)) {
+  for (const el of document.querySelectorAll(`script[type="${SCRIPT_TYPE}"], pre.genplay-scenario, .genplay`)) {
     if (el.dataset.genplayBound) continue;
     if (el.tagName === 'SCRIPT' && el.closest('.genplay')) continue; // the block's own scenario
     el.dataset.genplayBound = 'true';
     let host = el;
-    if (el.tagName === 'SCRIPT') {
+    if (el.tagName === 'SCRIPT' || el.tagName === 'PRE') {
       host = h('div', { class: 'genplay-player' });
       for (const k of ['title', 'compare']) if (el.dataset[k]) host.dataset[k] = el.dataset[k];
       el.before(host);
+      el.hidden = true; // a <pre>'s text, now the player's
     }
     found.push(new Player(host, sourceOf(el)));
   }

@@ -1,5 +1,8 @@
 // Share links: the scenario, deflate-raw compressed and base64url encoded, in
-// the URL fragment (#s=...), so no server ever sees it.
+// the URL fragment (#s=...), so no server ever sees it; the view travels
+// after it (&step=N: the selected step, &matrix=1: the matrix is open), and
+// an embedded player's switch (&synchronize=false) that the playground
+// writes into the scenario's policies.
 
 export const MAX_FRAGMENT = 64 * 1024; // characters of encoded data we accept
 export const MAX_TEXT = 1024 * 1024; // bytes a link may inflate to
@@ -44,7 +47,7 @@ export async function encode(text) {
 
 /** decode returns the scenario in a fragment, null when there is none, or throws. */
 export async function decode(fragment) {
-  const m = /^#?s=([A-Za-z0-9_-]*)$/.exec(fragment || '');
+  const m = /^#?s=([A-Za-z0-9_-]*)(?:&[A-Za-z]+=[0-9a-z]*)*$/.exec(fragment || '');
   if (!m) return null;
   if (m[1].length > MAX_FRAGMENT) throw new Error('the share link is too long');
   let bytes;
@@ -55,4 +58,20 @@ export async function decode(fragment) {
   } catch (e) {
     throw new Error(e.message.includes('too large') ? e.message : 'the share link is damaged');
   }
+}
+
+/** encodeView returns the fragment's view part ("&step=3&matrix=1"). */
+export function encodeView({ step, matrix }) {
+  return `${Number.isInteger(step) ? `&step=${step}` : ''}${matrix ? '&matrix=1' : ''}`;
+}
+
+/** decodeView reads the view part of a fragment: {step, matrix, fields}. */
+export function decodeView(fragment) {
+  const params = new URLSearchParams((fragment || '').replace(/^#/, ''));
+  const step = /^[0-9]{1,6}$/.test(params.get('step') || '') ? Number(params.get('step')) : null;
+  const fields = {};
+  for (const f of ['synchronize', 'orphanDownstreamOnPolicyDelete']) {
+    if (params.get(f) === 'true' || params.get(f) === 'false') fields[f] = params.get(f) === 'true';
+  }
+  return { step, matrix: params.get('matrix') === '1', fields };
 }

@@ -1,0 +1,114 @@
+//go:build !js
+
+package site
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// throttle emulates a network of kbit/s kilobits per second down and up
+// and rttMs milliseconds of round trip (0, 0: no throttling), with the
+// browser cache off, as Chromium's DevTools throttling does.
+func (p *page) throttle(kbps float64, rttMs float64) { p.throttleURLs("", kbps, rttMs) }
+
+// throttleURLs is throttle for the requests whose URL matches pattern (a
+// URLPattern; "" matches every request).
+func (p *page) throttleURLs(pattern string, kbps float64, rttMs float64) {
+	p.t.Helper()
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: kbps != 0}); err != nil {
+			return err
+		}
+		rate := kbps * 1000 / 8 // bytes per second
+		if kbps == 0 {
+			rate = -1
+		}
+		_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
+			MatchedNetworkConditions: []*network.Conditions{{URLPattern: pattern, Latency: rttMs, DownloadThroughput: rate, UploadThroughput: rate}},
+		})
+		return err
+	}))
+}
+
+// firstResult opens the playground under 20 Mbit/s and 40 ms RTT and
+// returns the page's own time from navigation to the first rendered result
+// and the bytes the engine's download took on the wire.
+func firstResult(t *testing.T, b *browser) (time.Duration, int) {
+	t.Helper()
+	p := b.page(true)
+	p.t = t
+	p.throttle(20_000, 40)
+	p.do(chromedp.Navigate(p.base + "/"))
+	p.waitFor(`document.body.dataset.firstResultMs`, "the first result")
+	ms, err := strconv.Atoi(eval[string](p, `document.body.dataset.firstResultMs`))
+	require.NoError(t, err)
+	wire := eval[int](p, `performance.getEntriesByType('resource').find(e => e.name.endsWith('.wasm'))?.encodedBodySize || 0`)
+	return time.Duration(ms) * time.Millisecond, wire
+}
+
+// TestServingPrecompressed checks that the site's big files go out
+// precompressed, as genplay serve and Netlify send them, and measures the
+// time to the first result on a throttled network with and without.
+func TestServingPrecompressed(t *testing.T) {
+	path := chromiumPath(t)
+	wasm, err := filepath.Glob(filepath.Join(distDir, "assets", "genplay-*.wasm"))
+	require.NoError(t, err)
+	require.Len(t, wasm, 1, "one engine in dist/assets")
+	raw, err := os.Stat(wasm[0])
+	require.NoError(t, err)
+
+	t.Run("Accept-Encoding chooses brotli, gzip or none, with Vary", func(t *testing.T) {
+		base := serve(t)
+		url := base + "/assets/" + filepath.Base(wasm[0])
+		for _, tt := range []struct{ accept, encoding string }{
+			{"gzip, deflate, br, zstd", "br"},
+			{"gzip", "gzip"},
+			{"br;q=0, gzip", "gzip"},
+			{"identity", ""},
+		} {
+			req, err := http.NewRequest(http.MethodGet, url, nil)
+			require.NoError(t, err)
+			req.Header.Set("Accept-Encoding", tt.accept)
+			res, err := http.DefaultTransport.RoundTrip(req) // the transport alone does not decompress
+			require.NoError(t, err)
+			body, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			require.NoError(t, err)
+			assert.Equal(t, http.StatusOK, res.StatusCode, tt.accept)
+			assert.Equal(t, tt.encoding, res.Header.Get("Content-Encoding"), tt.accept)
+			assert.Equal(t, "application/wasm", res.Header.Get("Content-Type"), tt.accept)
+			assert.Contains(t, res.Header.Values("Vary"), "Accept-Encoding", tt.accept)
+			if tt.encoding == "" {
+				assert.EqualValues(t, raw.Size(), len(body))
+			} else {
+				assert.Less(t, len(body), int(raw.Size()/3), "%s: %d of %d bytes", tt.encoding, len(body), raw.Size())
+			}
+		}
+	})
+
+	t.Run("the first result on a throttled network, raw and precompressed", func(t *testing.T) {
+		// The times are logged, not asserted (timings are for benchmarks);
+		// what the browser downloaded is asserted.
+		before, rawWire := firstResult(t, newBrowserAt(t, path, serveWith(t, false)))
+		after, wire := firstResult(t, newBrowserAt(t, path, serveWith(t, true)))
+		t.Logf("first result at 20 Mbit/s, 40 ms RTT: %v raw (%d bytes of wasm on the wire), %v precompressed (%d bytes)", before, rawWire, after, wire)
+		assert.EqualValues(t, raw.Size(), rawWire, "served raw, the wasm crosses the network whole")
+		assert.Less(t, wire, int(raw.Size()/4), "precompressed, the browser downloads brotli")
+	})
+}
