@@ -44,6 +44,9 @@ func (c *Controller) Admit(req Request) {
 	if req.User.Username != BackgroundUser {
 		c.handleNonTrigger(req)
 	}
+	for _, f := range c.families {
+		f.Admit(req)
+	}
 }
 
 // handleTrigger applies each generate rule of p to a trigger's request.
