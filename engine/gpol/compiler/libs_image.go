@@ -29,10 +29,10 @@ type imageRef struct {
 const defaultRegistry = "index.docker.io"
 
 var (
-	tagRE       = regexp.MustCompile(`^[\w][\w.-]{0,127}$`)
-	digestRE    = regexp.MustCompile(`^sha256:[a-f0-9]{64}$`)
-	repoPartRE  = regexp.MustCompile(`^[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*$`)
-	registryRE  = regexp.MustCompile(`^[a-zA-Z0-9.-]+(:[0-9]+)?$`)
+	tagRE      = regexp.MustCompile(`^[\w][\w.-]{0,127}$`)
+	digestRE   = regexp.MustCompile(`^sha256:[a-f0-9]{64}$`)
+	repoPartRE = regexp.MustCompile(`^[a-z0-9]+(?:(?:[._]|__|[-]*)[a-z0-9]+)*$`)
+	registryRE = regexp.MustCompile(`^[a-zA-Z0-9.-]+(:[0-9]+)?$`)
 )
 
 // parseImageReference mirrors name.ParseReference: a digest reference

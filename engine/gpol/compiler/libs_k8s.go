@@ -317,7 +317,7 @@ func parseCIDR(s string) (netip.Prefix, error) {
 	return p, nil
 }
 
-func newIP(a netip.Addr) ref.Val   { return &ipValue{typ: ipType, v: a, s: a.String()} }
+func newIP(a netip.Addr) ref.Val     { return &ipValue{typ: ipType, v: a, s: a.String()} }
 func newCIDR(p netip.Prefix) ref.Val { return &cidrValue{typ: cidrType, v: p, s: p.String()} }
 
 func k8sIPLib() []cel.EnvOption {
