@@ -135,7 +135,7 @@ func Compile(p *gpol.Policy, opts Options) (*Policy, source.Diagnostics) {
 		if prg, ok := c.compile(a.ValueExpression, nil); ok {
 			t := prg.outputType
 			if t.Kind() != types.StringKind && t.Kind() != types.NullTypeKind && t.Kind() != types.DynKind {
-				c.errorAt(a.ValueExpression, 1, 1, fmt.Sprintf("must evaluate to one of [string null_type], got %s", t))
+				c.errorAt(a.ValueExpression, a.ValueExpression.PosAt, 1, 1, fmt.Sprintf("must evaluate to one of [string null_type], got %s", t))
 				continue
 			}
 			out.audit = append(out.audit, auditAnnotation{a.Key, prg.program})
@@ -160,16 +160,23 @@ type compiled struct {
 // output type. Errors are recorded as diagnostics at the YAML position of
 // the offending part of the expression.
 func (c *compiler) compile(e gpol.Expression, want *types.Type) (compiled, bool) {
+	return c.compileAt(e, want, e.PosAt)
+}
+
+// compileAt is compile with the mapping from a (line, col) inside the
+// expression to the YAML given (a template placeholder maps through its
+// template).
+func (c *compiler) compileAt(e gpol.Expression, want *types.Type, posAt func(line, col int) source.Pos) (compiled, bool) {
 	checked, iss := c.env.Compile(e.Text)
 	if iss != nil && iss.Err() != nil {
 		for _, ce := range iss.Errors() {
 			loc := ce.Location
-			c.errorAt(e, loc.Line(), loc.Column()+1, ce.Message)
+			c.errorAt(e, posAt, loc.Line(), loc.Column()+1, ce.Message)
 		}
 		return compiled{}, false
 	}
 	if want != nil && !checked.OutputType().IsExactType(want) {
-		c.errorAt(e, 1, 1, fmt.Sprintf("expected type %s, got %s", want, checked.OutputType()))
+		c.errorAt(e, posAt, 1, 1, fmt.Sprintf("expected type %s, got %s", want, checked.OutputType()))
 		return compiled{}, false
 	}
 	prg, err := c.env.Program(checked,
@@ -178,7 +185,7 @@ func (c *compiler) compile(e gpol.Expression, want *types.Type) (compiled, bool)
 		cel.CostTracking(costEstimator{}),
 	)
 	if err != nil {
-		c.errorAt(e, 1, 1, err.Error())
+		c.errorAt(e, posAt, 1, 1, err.Error())
 		return compiled{}, false
 	}
 	usesHTTP := referencesHTTP(checked.NativeRep())
@@ -192,8 +199,8 @@ func (c *compiler) compile(e gpol.Expression, want *types.Type) (compiled, bool)
 // errorAt records a compile error at (line, col) inside the expression, in
 // the form of Kyverno's aggregate entry:
 // spec.generate[0].expression: Invalid value: "…": ERROR: <input>:1:16: …
-func (c *compiler) errorAt(e gpol.Expression, line, col int, msg string) {
-	c.diags = append(c.diags, source.Errorf(e.PosAt(line, col),
+func (c *compiler) errorAt(e gpol.Expression, posAt func(line, col int) source.Pos, line, col int, msg string) {
+	c.diags = append(c.diags, source.Errorf(posAt(line, col),
 		"%s: Invalid value: %q: ERROR: <input>:%d:%d: %s", e.Path, e.Text, line, col, msg))
 }
 

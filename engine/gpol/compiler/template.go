@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -189,8 +190,13 @@ func (tc *templateCompiler) scalar(n *yaml.Node) (*tnode, error) {
 			Path: fmt.Sprintf("%s.value", tc.path),
 			Pos:  tc.value.PosAt(line, col),
 		}
-		e = placeholderExpr(e, tc.value, line, col)
-		prg, good := tc.c.compile(e, nil)
+		value := tc.value
+		prg, good := tc.c.compileAt(e, nil, func(l, c int) source.Pos {
+			if l == 1 {
+				return value.PosAt(line, col+c-1)
+			}
+			return value.PosAt(line+l-1, c)
+		})
 		if !good {
 			ok = false
 			continue
@@ -214,7 +220,7 @@ func (tc *templateCompiler) locate(n *yaml.Node, off int) (int, int) {
 	switch n.Style {
 	case 0, yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
 		if !strings.Contains(n.Value[:off], "\n") {
-			col := n.Column + off
+			col := n.Column + utf8.RuneCountInString(n.Value[:off])
 			if n.Style != 0 {
 				col++
 			}
@@ -227,16 +233,10 @@ func (tc *templateCompiler) locate(n *yaml.Node, off int) (int, int) {
 		if line-1 < len(tc.lines) {
 			raw := tc.lines[line-1]
 			indent := len(raw) - len(strings.TrimLeft(raw, " "))
-			return line, indent + 1 + len(before) - (strings.LastIndex(before, "\n") + 1)
+			return line, indent + 1 + utf8.RuneCountInString(before[strings.LastIndex(before, "\n")+1:])
 		}
 	}
 	return n.Line, n.Column
-}
-
-// placeholderExpr makes the positions of errors inside a placeholder land
-// in the YAML: the expression starts at (line, col) of the template text.
-func placeholderExpr(e gpol.Expression, value gpol.Expression, line, col int) gpol.Expression {
-	return gpol.Expression{Text: e.Text, Path: e.Path, Pos: value.PosAt(line, col)}
 }
 
 func hasPlaceholder(n *yaml.Node) bool {
