@@ -59,3 +59,14 @@ func (s *Session) putFamily(fam generate.Family, mode string, old, next resource
 	fam.PolicyWritten(old, out)
 	return out, adm.Warnings, nil
 }
+
+// Diagnostic implements generate.Diagnoser: a family's runtime diagnostic,
+// once per position and message.
+func (s *Session) Diagnostic(d timeline.Diagnostic) {
+	for _, have := range s.diags {
+		if have == d {
+			return
+		}
+	}
+	s.diags = append(s.diags, d)
+}

@@ -307,7 +307,9 @@ func runChainsawFile(fsys fs.FS, f testFile, permissions engine.Permissions) []t
 			out = append(out, o)
 			continue
 		}
-		res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: permissions})
+		// Kyverno's conformance suite runs with PolicyExceptions enabled
+		// (scripts/config/standard/kyverno.yaml).
+		res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: permissions, Families: families, PolicyExceptions: true})
 		o.timeline = res
 		switch {
 		case res.Skipped != "":
@@ -351,7 +353,11 @@ func unsimulatedPolicy(obj map[string]any) string {
 	o := resourceObject(obj)
 	group, _, _ := strings.Cut(o.APIVersion(), "/")
 	if group == "policies.kyverno.io" {
-		return fmt.Sprintf("applies the %s %s: genplay simulates the generate rules of ClusterPolicy and Policy only", o.Kind(), o.Name())
+		switch o.Kind() {
+		case "GeneratingPolicy", "NamespacedGeneratingPolicy", "PolicyException":
+			return ""
+		}
+		return fmt.Sprintf("applies the %s %s: genplay simulates generate policies only (ClusterPolicy and Policy generate rules, GeneratingPolicy)", o.Kind(), o.Name())
 	}
 	if group != "kyverno.io" || (o.Kind() != "ClusterPolicy" && o.Kind() != "Policy") {
 		return ""

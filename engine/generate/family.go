@@ -163,3 +163,21 @@ func (c *Controller) observe(ev WatchEvent) {
 		f.Observe(ev)
 	}
 }
+
+// ReportsUser is the username of Kyverno's reports controller, which writes
+// PolicyReports.
+const ReportsUser = "system:serviceaccount:kyverno:kyverno-reports-controller"
+
+// Diagnoser is implemented by a Recorder that also takes diagnostics: the
+// session, which shows them at the YAML line of the policy.
+type Diagnoser interface {
+	Diagnostic(d timeline.Diagnostic)
+}
+
+// Diagnose passes a family's diagnostic (a runtime error at the expression
+// that failed) to the recorder, when it takes them.
+func (c *Controller) Diagnose(d timeline.Diagnostic) {
+	if r, ok := c.rec.(Diagnoser); ok {
+		r.Diagnostic(d)
+	}
+}
