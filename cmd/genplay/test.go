@@ -52,6 +52,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	asJSON := fset.Bool("json", false, "print one JSON object instead of text")
 	verbose := fset.Bool("v", false, "print the timeline of every failed test")
+	all := fset.Bool("timelines", false, "with -v, print the timeline of every test, passed and skipped ones too")
 	perms := fset.String("permissions", string(engine.PermissionsKyvernoE2E),
 		"what Kyverno's background controller may manage before the test's own RBAC objects: chart (a default Helm install), kyverno-e2e (the install Kyverno's conformance tests assume) or none (no check)")
 	if err := fset.Parse(args); err != nil {
@@ -73,7 +74,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if *verbose && !*asJSON {
 		for _, t := range report.Tests {
-			if t.timeline != nil && t.Status == statusFail {
+			if t.timeline != nil && (t.Status == statusFail || *all) {
 				fmt.Fprintf(stdout, "=== timeline of %s\n", t.Path)
 				res := *t.timeline
 				res.Diagnostics = append([]timeline.Diagnostic{}, res.Diagnostics...)

@@ -30,7 +30,7 @@ func (ev *evaluation) generateResources(namespace string, objects []map[string]a
 	}
 	for _, o := range flat {
 		if err := ev.applyOne(namespace, resource.Object(resource.DeepCopyValue(map[string]any(o)).(map[string]any))); err != nil {
-			return fmt.Errorf("failed to generate resources: %w", err)
+			return err
 		}
 	}
 	return nil

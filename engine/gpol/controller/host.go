@@ -42,14 +42,14 @@ func (f *Family) kindOf(apiVersion, res string) (cluster.KindInfo, string, error
 func (h *host) Get(apiVersion, res, namespace, name string) (map[string]any, error) {
 	info, _, err := h.ev.f.kindOf(apiVersion, res)
 	if err != nil {
-		return nil, fmt.Errorf("failed to get resource: %w", err)
+		return nil, err
 	}
 	obj, err := h.ev.f.store.Get(resource.Ref{APIVersion: info.APIVersion(), Kind: info.Kind, Namespace: namespace, Name: name})
 	if errors.Is(err, cluster.ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("failed to get resource: %w", err)
+		return nil, err
 	}
 	return map[string]any(obj), nil
 }
@@ -58,7 +58,7 @@ func (h *host) Get(apiVersion, res, namespace, name string) (map[string]any, err
 func (h *host) List(apiVersion, res, namespace string, labels map[string]string) (map[string]any, error) {
 	info, _, err := h.ev.f.kindOf(apiVersion, res)
 	if err != nil {
-		return nil, fmt.Errorf("failed to list resource: %w", err)
+		return nil, err
 	}
 	objs := h.ev.f.store.List(cluster.Query{APIVersion: info.APIVersion(), Kind: info.Kind, Namespace: namespace, Labels: labels})
 	items := make([]any, len(objs))
@@ -73,7 +73,7 @@ func (h *host) List(apiVersion, res, namespace string, labels map[string]string)
 func (h *host) Post(apiVersion, res, namespace string, obj map[string]any) (map[string]any, error) {
 	info, _, err := h.ev.f.kindOf(apiVersion, res)
 	if err != nil {
-		return nil, fmt.Errorf("failed to create resource: %w", err)
+		return nil, err
 	}
 	o := resource.Object(resource.DeepCopyValue(obj).(map[string]any))
 	o["apiVersion"], o["kind"] = info.APIVersion(), info.Kind
@@ -82,7 +82,7 @@ func (h *host) Post(apiVersion, res, namespace string, obj map[string]any) (map[
 	}
 	created, err := h.ev.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, o)
 	if err != nil {
-		return nil, fmt.Errorf("failed to create resource: %w", err)
+		return nil, err
 	}
 	return map[string]any(created), nil
 }
@@ -91,7 +91,7 @@ func (h *host) Post(apiVersion, res, namespace string, obj map[string]any) (map[
 func (h *host) ToGVR(apiVersion, kind string) (string, string, string, error) {
 	info, ok := h.ev.f.store.KindInfo(apiVersion, kind)
 	if !ok {
-		return "", "", "", fmt.Errorf("failed to map kind to resource: no matches for kind %q in version %q", kind, apiVersion)
+		return "", "", "", fmt.Errorf("no matches for kind %q in version %q", kind, apiVersion)
 	}
 	return info.Group, info.Version, info.Resource, nil
 }
@@ -104,15 +104,15 @@ func (h *host) Generate(namespace string, objects []map[string]any) error {
 // GlobalContext implements compiler.Host: GlobalContextEntry objects are
 // not simulated, so every entry is "not found" (null).
 func (h *host) GlobalContext(name, projection string) (any, error) {
-	return nil, fmt.Errorf("failed to get global reference: genplay does not run Kyverno's GlobalContextEntry controller, so %q has no data", name)
+	return nil, fmt.Errorf("genplay does not run Kyverno's GlobalContextEntry controller, so %q has no data", name)
 }
 
 // HTTP implements compiler.Host.
 func (h *host) HTTP(method, url string, body any, headers map[string]string) (any, error) {
-	return nil, fmt.Errorf("request failed: %w (%s %s)", errNoNetwork, method, url)
+	return nil, fmt.Errorf("%w (%s %s)", errNoNetwork, method, url)
 }
 
 // ImageData implements compiler.Host.
 func (h *host) ImageData(ref string) (any, error) {
-	return nil, fmt.Errorf("failed to get image data: %w (%s)", errNoNetwork, ref)
+	return nil, fmt.Errorf("%w (%s)", errNoNetwork, ref)
 }

@@ -50,7 +50,7 @@ func (f *Family) policyUpdated(prev, e *entry) {
 func (f *Family) policyDeleted(e *entry) {
 	ev := e.p.Spec.Evaluation
 	del := !ev.OrphanDownstreamOnPolicyDelete
-	keep := "kept: the policy was deleted with orphanDownstreamOnPolicyDelete true, so Kyverno only stops tracking its downstreams"
+	keep := "the policy was deleted with orphanDownstreamOnPolicyDelete true, so Kyverno only stops tracking its downstreams"
 	f.watch.removeWatchersForPolicy(urKey(e.p), del, e.p, keep,
 		"the policy was deleted with synchronize on and orphanDownstreamOnPolicyDelete false, so Kyverno deletes the data downstreams it tracked")
 	if !ev.Synchronize {

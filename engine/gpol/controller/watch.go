@@ -188,7 +188,7 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 				r := c.ref
 				reason := keep
 				if deleteDownstream && clone {
-					reason = "kept: a clone (it carries generate.kyverno.io/source-uid) is never deleted with its policy, whatever orphanDownstreamOnPolicyDelete says (kyverno#17596)"
+					reason = "a clone (it carries generate.kyverno.io/source-uid) is never deleted with its policy, whatever orphanDownstreamOnPolicyDelete says (kyverno#17596)"
 				}
 				w.f.emit(timeline.ActionKept, &r, p, "", nil, reason)
 			}
@@ -223,10 +223,44 @@ func (w *watchManager) watched(g resource.GVK) bool { return w.refCount[g] > 0 }
 // Observe implements generate.Family: a watch event on a watched kind
 // queues the WatchManager's reaction (handleUpdate, handleDelete).
 func (f *Family) Observe(ev generate.WatchEvent) {
-	if ev.Type == generate.WatchAdded || !f.watch.watched(ev.Object.GVK()) {
+	if ev.Type == generate.WatchAdded {
+		return
+	}
+	if ev.User.Username != generate.BackgroundUser {
+		f.explainUnwatched(ev)
+	}
+	if !f.watch.watched(ev.Object.GVK()) {
 		return
 	}
 	f.core.Enqueue(&watchEvent{f: f, w: f.watch, ev: ev})
+}
+
+// explainUnwatched says why Kyverno lets a user's change to what a policy
+// without synchronize generated stand.
+func (f *Family) explainUnwatched(ev generate.WatchEvent) {
+	obj := ev.Object
+	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
+		return
+	}
+	if _, legacy := obj.Label(generate.LabelRuleName); legacy {
+		return
+	}
+	name, ok := obj.Label(generate.LabelPolicyName)
+	if !ok {
+		return
+	}
+	p := f.watch.policyNamed(name)
+	if p == nil || p.Spec.Evaluation.Synchronize {
+		return
+	}
+	r := obj.Ref()
+	if ev.Type == generate.WatchDeleted {
+		f.emit(timeline.ActionKept, &r, p, "", nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
+			"it stays deleted until the policy runs again for its trigger (a trigger update, or generateExisting)")
+		return
+	}
+	f.emit(timeline.ActionKept, &r, p, "", nil, "not reverted: synchronize is off, so Kyverno does not watch what this policy generated; "+
+		"the change stays until the policy runs again for its trigger, which rewrites the downstream")
 }
 
 // watchEvent is one watch event waiting for the WatchManager's goroutine.
@@ -247,7 +281,7 @@ func (e *watchEvent) Run() {
 		return // the watcher that saw it is gone with its controller
 	}
 	if e.ev.Type == generate.WatchDeleted {
-		e.w.handleDelete(e.ev.Object)
+		e.w.handleDelete(e.ev.Object, e.ev.User)
 		return
 	}
 	e.w.handleUpdate(e.ev.Object)
@@ -305,7 +339,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 
 // handleDelete recreates a tracked object, or deletes the clones of a
 // deleted source.
-func (w *watchManager) handleDelete(obj resource.Object) {
+func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo) {
 	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
 		for _, d := range w.bySource(obj) {
 			if c := w.cache[d.UID()]; c != nil {
@@ -317,7 +351,7 @@ func (w *watchManager) handleDelete(obj resource.Object) {
 	c := w.cache[obj.UID()]
 	r := obj.Ref()
 	if c == nil {
-		if name, ok := obj.Label(generate.LabelPolicyName); ok && w.knownPolicyName(name) {
+		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != generate.BackgroundUser && w.knownPolicyName(name) {
 			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), "", nil,
 				"not recreated: Kyverno 1.19 recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
 					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
