@@ -21,6 +21,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -60,16 +61,22 @@ type Options struct {
 	Run func(file string, data []byte, opts engine.Options) *timeline.Result
 	// Examples lists the gallery; default Examples.
 	Examples func() ([]Example, error)
+	// Families are the policy families every run simulates besides
+	// ClusterPolicy and Policy (engine.Options.Families). cmd/genplay serve
+	// passes the CEL GeneratingPolicy family; cmd/worker passes none, and
+	// answers a GeneratingPolicy with a skip that says so.
+	Families []generate.NewFamily
 }
 
 // Handler returns the API. It keeps no state between requests beyond the
 // gallery, which it renders once on first use.
 func Handler(opts Options) http.Handler {
 	s := &server{
-		maxBody: opts.MaxBodyBytes,
-		timeout: opts.Timeout,
-		logger:  opts.Logger,
-		run:     opts.Run,
+		maxBody:  opts.MaxBodyBytes,
+		timeout:  opts.Timeout,
+		logger:   opts.Logger,
+		run:      opts.Run,
+		families: opts.Families,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -108,13 +115,14 @@ func Handler(opts Options) http.Handler {
 }
 
 type server struct {
-	maxBody int64
-	timeout time.Duration
-	slots   chan struct{}
-	logger  *slog.Logger
-	run     func(string, []byte, engine.Options) *timeline.Result
-	gallery func() ([]byte, error)
-	routes  map[string]route
+	maxBody  int64
+	timeout  time.Duration
+	slots    chan struct{}
+	logger   *slog.Logger
+	run      func(string, []byte, engine.Options) *timeline.Result
+	families []generate.NewFamily
+	gallery  func() ([]byte, error)
+	routes   map[string]route
 }
 
 type route struct {
@@ -380,6 +388,7 @@ var (
 // execute runs a scenario in a slot, giving up waiting when ctx ends. A
 // panic in the engine is recovered, logged and returned as errPanic.
 func (s *server) execute(ctx context.Context, file string, data []byte, opts engine.Options) (*timeline.Result, error) {
+	opts.Families = s.families
 	select {
 	case s.slots <- struct{}{}:
 	case <-ctx.Done():

@@ -1,6 +1,10 @@
 package engine
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/genplay/genplay/engine/generate"
+)
 
 // Options change how a scenario runs.
 type Options struct {
@@ -18,6 +22,18 @@ type Options struct {
 	// the permission check of policy validation (engine/permissions.go);
 	// empty means PermissionsChart.
 	Permissions Permissions
+	// Families are the policy families besides ClusterPolicy/Policy that
+	// this build simulates. This is the one place a family is registered:
+	// an adapter that wants the CEL GeneratingPolicy family lists
+	// controller.Family (package engine/gpol/controller) here. The engine
+	// itself does not import it, so that a build without it (the browser's
+	// core wasm) stays free of cel-go; such a build answers a scenario that
+	// writes a GeneratingPolicy with a skip that says so.
+	Families []generate.NewFamily
+	// PolicyExceptions is Kyverno's --enablePolicyException for the CEL
+	// family: off, as in the Helm chart; Kyverno's conformance suite runs
+	// with it on (genplay test turns it on, genplay run has a flag).
+	PolicyExceptions bool
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.

@@ -268,6 +268,18 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 		_, warnings, err = r.s.Put(op.Type, obj, res.Doc.Sub(res.Path...))
 		r.positioned = err != nil && len(r.s.diags) > before
 	}
+	var unsupported *scenario.UnsupportedError
+	if errors.As(err, &unsupported) {
+		// The write cannot be simulated honestly here (a CEL policy in a
+		// build without the CEL family): the test skips, and says why where
+		// the resource is written.
+		r.skip(op, unsupported)
+		pos := res.Pos()
+		r.s.diags = append(r.s.diags, timeline.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Col, Severity: "warning",
+			Message: "not simulated: " + unsupported.Reason})
+		r.s.end()
+		return false
+	}
 	r.s.cur.Warnings = warnings
 	for _, w := range warnings {
 		ref := obj.Ref()

@@ -11,6 +11,7 @@ import (
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/engine/variables"
@@ -100,6 +101,9 @@ func NewSession(opts Options) *Session {
 		s.store.EnableAudit()
 	}
 	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now}), s, opts.Limits.generate())
+	for _, newFamily := range opts.Families {
+		s.ctrl.AddFamily(newFamily(s.ctrl, generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions}))
+	}
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 	}
@@ -328,6 +332,17 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 		md := next.Metadata()
 		md["resourceVersion"] = live.ResourceVersion()
 	}
+	if fam := s.ctrl.FamilyOf(next); fam != nil {
+		var old resource.Object
+		if exists {
+			old = live
+		}
+		return s.putFamily(fam, mode, old, next, doc)
+	}
+	if isFamilyGroup(next) {
+		return nil, nil, &scenario.UnsupportedError{Reason: fmt.Sprintf("writes the %s %s, and this build of genplay has no CEL engine "+
+			"(the browser's core build leaves the GeneratingPolicy family out); run the scenario with the genplay CLI", next.Kind(), next.Name())}
+	}
 	var oldPolicy *policy.Policy
 	if exists && policy.IsPolicy(live) {
 		oldPolicy = s.ctrl.Policy(policyKey(live))
@@ -441,6 +456,7 @@ func (s *Session) Remove(ref resource.Ref) error {
 	if policy.IsPolicy(live) {
 		p = s.ctrl.Policy(policyKey(live))
 	}
+	fam := s.ctrl.FamilyOf(live)
 	mark := s.eventMark()
 	if err := s.ctrl.Delete(Admin, ref); err != nil {
 		return err
@@ -448,6 +464,9 @@ func (s *Session) Remove(ref resource.Ref) error {
 	s.userEventAt(mark, timeline.ActionDeleted, live.Ref(), "deleted by the user")
 	if p != nil {
 		s.ctrl.PolicyDeleted(p)
+	}
+	if fam != nil {
+		fam.PolicyDeleted(live)
 	}
 	return nil
 }

@@ -75,7 +75,7 @@ func runCLITest(fsys fs.FS, f testFile) []testOutcome {
 			o.Status, o.Reason = statusSkip, skip
 		default:
 			// The Kyverno CLI checks no permissions.
-			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked})
+			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked, Families: families})
 			o.timeline = res
 			switch {
 			case res.Skipped != "":

@@ -19,6 +19,8 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output format: text or json")
 	noColor := fs.Bool("no-color", false, "never colour the text output")
+	exceptions := fs.Bool("policy-exceptions", false,
+		"enable CEL PolicyExceptions, as Kyverno's --enablePolicyException does (off by default, as in the Helm chart)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -50,7 +52,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 			code = 3
 		}
 	}()
-	res := runEngine(file, data, engine.Options{})
+	res := runEngine(file, data, engine.Options{Families: families, PolicyExceptions: *exceptions})
 	if *output == "json" {
 		out, err := timeline.Marshal(res)
 		if err != nil {

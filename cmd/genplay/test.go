@@ -52,6 +52,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	asJSON := fset.Bool("json", false, "print one JSON object instead of text")
 	verbose := fset.Bool("v", false, "print the timeline of every failed test")
+	all := fset.Bool("timelines", false, "with -v, print the timeline of every test, passed and skipped ones too")
 	perms := fset.String("permissions", string(engine.PermissionsKyvernoE2E),
 		"what Kyverno's background controller may manage before the test's own RBAC objects: chart (a default Helm install), kyverno-e2e (the install Kyverno's conformance tests assume) or none (no check)")
 	if err := fset.Parse(args); err != nil {
@@ -73,7 +74,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if *verbose && !*asJSON {
 		for _, t := range report.Tests {
-			if t.timeline != nil && t.Status == statusFail {
+			if t.timeline != nil && (t.Status == statusFail || *all) {
 				fmt.Fprintf(stdout, "=== timeline of %s\n", t.Path)
 				res := *t.timeline
 				res.Diagnostics = append([]timeline.Diagnostic{}, res.Diagnostics...)
@@ -307,7 +308,9 @@ func runChainsawFile(fsys fs.FS, f testFile, permissions engine.Permissions) []t
 			out = append(out, o)
 			continue
 		}
-		res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: permissions})
+		// Kyverno's conformance suite runs with PolicyExceptions enabled
+		// (scripts/config/standard/kyverno.yaml).
+		res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: permissions, Families: families, PolicyExceptions: true})
 		o.timeline = res
 		switch {
 		case res.Skipped != "":
@@ -351,7 +354,11 @@ func unsimulatedPolicy(obj map[string]any) string {
 	o := resourceObject(obj)
 	group, _, _ := strings.Cut(o.APIVersion(), "/")
 	if group == "policies.kyverno.io" {
-		return fmt.Sprintf("applies the %s %s: genplay simulates the generate rules of ClusterPolicy and Policy only", o.Kind(), o.Name())
+		switch o.Kind() {
+		case "GeneratingPolicy", "NamespacedGeneratingPolicy", "PolicyException":
+			return ""
+		}
+		return fmt.Sprintf("applies the %s %s: genplay simulates generate policies only (ClusterPolicy and Policy generate rules, GeneratingPolicy)", o.Kind(), o.Name())
 	}
 	if group != "kyverno.io" || (o.Kind() != "ClusterPolicy" && o.Kind() != "Policy") {
 		return ""

@@ -96,6 +96,8 @@ type Controller struct {
 	// set once a run-wide limit (MaxRequests, MaxObjects) stopped Reconcile.
 	processed int
 	exhausted error
+	// families are the policy families attached to the core (family.go).
+	families []Family
 }
 
 // New returns a controller over store.
@@ -131,6 +133,7 @@ func (c *Controller) Create(user UserInfo, obj resource.Object) (resource.Object
 	}
 	c.rec.Changed(nil, created)
 	c.Admit(Request{Operation: OpCreate, Object: created, User: user})
+	c.observe(WatchEvent{Type: WatchAdded, Object: created, User: user})
 	return created, nil
 }
 
@@ -149,6 +152,9 @@ func (c *Controller) Update(user UserInfo, obj resource.Object) (resource.Object
 		c.rec.Changed(old, updated)
 	}
 	c.Admit(Request{Operation: OpUpdate, Object: updated, OldObject: old, User: user})
+	if updated.ResourceVersion() != old.ResourceVersion() {
+		c.observe(WatchEvent{Type: WatchModified, Object: updated, Old: old, User: user})
+	}
 	return updated, nil
 }
 
@@ -176,6 +182,7 @@ func (c *Controller) Delete(user UserInfo, ref resource.Ref) error {
 				"garbage collection: every owner in its ownerReferences is gone")
 		}
 		c.Admit(Request{Operation: OpDelete, OldObject: d.Object, User: who})
+		c.observe(WatchEvent{Type: WatchDeleted, Object: d.Object, User: who})
 	}
 	return nil
 }

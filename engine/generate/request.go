@@ -66,6 +66,8 @@ type updateRequest struct {
 	// operation is "".
 	admission *Request
 	cause     cause
+	// work is a family's work (family.go); the other fields are then unset.
+	work Work
 }
 
 func (ur *updateRequest) operation() string {
@@ -80,6 +82,9 @@ func (ur *updateRequest) operation() string {
 // concatenation rather than fmt (it runs for every request); the trigger's
 // Ref string does not include the apiVersion, so it is left out of the Ref.
 func (ur *updateRequest) key() string {
+	if ur.work != nil {
+		return "family|" + ur.work.Key()
+	}
 	t := resource.Ref{Kind: ur.trigger.GVK.Kind, Namespace: ur.trigger.Namespace, Name: ur.trigger.Name}
 	return strconv.Itoa(int(ur.kind)) + "|" + ur.policy.Key() + "|" + ur.rule + "|" + ur.trigger.UID + "|" +
 		t.String() + "|" + ur.operation()

@@ -1,0 +1,60 @@
+package controller
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// diagnostic points a runtime error at the expression it names: the
+// compiler's errors start with the expression's path
+// ("spec.generate[0].expression: ..."); without one, at spec.generate.
+func diagnostic(p *gpol.Policy, msg string) timeline.Diagnostic {
+	pos := source.Pos{File: p.File}
+	if p.Source != nil {
+		pos = p.Source.Pos("spec", "generate")
+	}
+	if e, ok := expressionNamed(p, msg); ok {
+		pos = e.Pos
+	}
+	return timeline.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Col, Severity: source.SeverityWarning,
+		Message: "GeneratingPolicy " + p.Name + " failed: " + msg}
+}
+
+// expressionNamed finds the expression whose path msg mentions first.
+func expressionNamed(p *gpol.Policy, msg string) (gpol.Expression, bool) {
+	var all []gpol.Expression
+	for _, m := range p.Spec.MatchConditions {
+		all = append(all, m.Expression)
+	}
+	for _, v := range p.Spec.Variables {
+		all = append(all, v.Expression)
+	}
+	for _, g := range p.Spec.Generate {
+		if g.Expression != nil {
+			all = append(all, *g.Expression)
+		}
+		if g.Template != nil {
+			all = append(all, g.Template.Value)
+		}
+	}
+	for _, a := range p.Spec.AuditAnnotations {
+		all = append(all, a.ValueExpression)
+	}
+	best, at := gpol.Expression{}, -1
+	for _, e := range all {
+		if e.Path == "" {
+			continue
+		}
+		if i := strings.Index(msg, e.Path+":"); i >= 0 && (at < 0 || i < at) {
+			best, at = e, i
+		}
+	}
+	return best, at >= 0
+}
+
+// generateRule names a generate entry for the timeline: "spec.generate[0]".
+func generateRule(i int) string { return "spec.generate[" + strconv.Itoa(i) + "]" }
