@@ -19,7 +19,7 @@ func conformanceDir(t *testing.T) string {
 	t.Helper()
 	dir := os.Getenv("GENPLAY_CONFORMANCE")
 	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "..", "shared", "conformance", "chainsaw")
+		dir = filepath.Join("..", "..", "..", "shared", "conformance", "chainsaw")
 	}
 	dir = filepath.Join(dir, "generating-policies")
 	if _, err := os.Stat(dir); err != nil {
