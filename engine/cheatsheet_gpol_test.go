@@ -228,6 +228,16 @@ func fixedOps(s string) func(bool, bool) string { return func(bool, bool) string
 
 func words(w ...string) func(bool, bool) []string { return func(bool, bool) []string { return w } }
 
+// wordsBySync names the words of a case with and without synchronize.
+func wordsBySync(sync, nosync []string) func(bool, bool) []string {
+	return func(s, _ bool) []string {
+		if s {
+			return sync
+		}
+		return nosync
+	}
+}
+
 func runGpolCases(t *testing.T, cases []gpolCase, policy func(sync, orphan bool) string, setup string, check func(outcome) string) {
 	for _, c := range cases {
 		for _, sync := range []bool{true, false} {
@@ -269,25 +279,19 @@ func TestCheatSheetGeneratingPolicyData(t *testing.T) {
 		// §3.7: in 1.19.0 a spec update deletes every tracked downstream
 		// and regenerates it (kyverno#17594); without synchronize nothing
 		// is tracked and the downstream keeps its old content.
-		{"the policy is updated", updatePolicy, bySync(updated, present), func(sync, _ bool) []string {
-			if sync {
-				return []string{"kyverno#17594", "re-sync"}
-			}
-			return nil
-		}},
+		// Without synchronize Kyverno ignores the update as far as
+		// existing downstreams go: the timeline must say so.
+		{"the policy is updated", updatePolicy, bySync(updated, present), wordsBySync([]string{"kyverno#17594", "re-sync"}, []string{"synchronize"})},
 		{"the trigger is updated and still matches", fixedOps(gpolTouchTrigger), always(present), nil},
 		// Without synchronize the policy's next run for the trigger
 		// overwrites a user's change (§3.8, "DS modified by a user").
-		{"the downstream is modified, then the trigger is updated", fixedOps(gpolEditNetpol + "\n" + gpolTouchTrigger), always(present), nil},
-		{"the downstream is deleted, then the trigger is updated", fixedOps(gpolDeleteNetpol + "\n" + gpolTouchTrigger), always(present), nil},
+		{"the downstream is modified, then the trigger is updated", fixedOps(gpolEditNetpol + "\n" + gpolTouchTrigger), always(present),
+			wordsBySync([]string{"synchronize"}, []string{"trigger was updated"})},
+		{"the downstream is deleted, then the trigger is updated", fixedOps(gpolDeleteNetpol + "\n" + gpolTouchTrigger), always(present),
+			wordsBySync([]string{"synchronize"}, []string{"trigger was updated"})},
 		// matchConditions count for "no longer matches" (PR #16838); the
 		// objectSelector would not (the old object still matches).
-		{"the trigger no longer matches", fixedOps(gpolUnmatchTrigger), bySync(absent, present), func(sync, _ bool) []string {
-			if sync {
-				return []string{"no longer match"}
-			}
-			return nil
-		}},
+		{"the trigger no longer matches", fixedOps(gpolUnmatchTrigger), bySync(absent, present), wordsBySync([]string{"no longer match"}, []string{"matchCondition"})},
 		// The downstream lives in the trigger Namespace: deleting the
 		// trigger deletes it through the namespace controller.
 		{"the trigger is deleted", fixedOps(gpolDeleteTrigger), always(absent), nil},
@@ -296,12 +300,7 @@ func TestCheatSheetGeneratingPolicyData(t *testing.T) {
 				return absent
 			}
 			return present
-		}, func(sync, orphan bool) []string {
-			if sync {
-				return []string{"orphanDownstreamOnPolicyDelete"}
-			}
-			return nil
-		}},
+		}, wordsBySync([]string{"orphanDownstreamOnPolicyDelete"}, []string{"synchronize"})},
 	}
 	runGpolCases(t, cases, func(sync, orphan bool) string { return gpolNetpol(sync, orphan, allTypes) }, gpolNetpolTrigger, netpolCheck)
 }
@@ -423,12 +422,7 @@ func TestCheatSheetGeneratingPolicyClone(t *testing.T) {
 	}
 	cases := []cloneCase{
 		{gpolCase{"the clone source is modified", fixedOps(editSource), bySync(updated, present), words("synchronize")}, sourceToken},
-		{gpolCase{"the clone source is deleted", fixedOps(deleteSource), bySync(absent, present), func(sync, _ bool) []string {
-			if sync {
-				return []string{"source"}
-			}
-			return nil
-		}}, ""},
+		{gpolCase{"the clone source is deleted", fixedOps(deleteSource), bySync(absent, present), wordsBySync([]string{"source"}, []string{"synchronize"})}, ""},
 		{gpolCase{"the downstream is modified", fixedOps(editDownstream), bySync(present, modified), words("synchronize")}, userToken},
 		{gpolCase{"the downstream is deleted", fixedOps(deleteDownstream), bySync(present, absent), words("synchronize")}, ""},
 		{gpolCase{"the downstream is deleted twice", func(sync, _ bool) string {
@@ -442,22 +436,13 @@ func TestCheatSheetGeneratingPolicyClone(t *testing.T) {
 			}
 			return []string{"synchronize"}
 		}}, ""},
-		{gpolCase{"the policy is updated", updatePolicy, always(present), func(sync, _ bool) []string {
-			if sync {
-				return []string{"kyverno#17594", "re-sync"}
-			}
-			return nil
-		}}, ""},
+		{gpolCase{"the policy is updated", updatePolicy, always(present), wordsBySync([]string{"kyverno#17594", "re-sync"}, []string{"synchronize"})}, ""},
 		{gpolCase{"the trigger is updated and still matches", fixedOps(touchTrigger), always(present), nil}, ""},
 		// Without synchronize the next run re-clones from the current
 		// source (§3.8, "trigger UPDATE, still matches").
-		{gpolCase{"the source is modified, then the trigger is updated", fixedOps(editSource + "\n" + touchTrigger), always(updated), nil}, sourceToken},
-		{gpolCase{"the trigger no longer matches", fixedOps(unmatchTrigger), bySync(absent, present), func(sync, _ bool) []string {
-			if sync {
-				return []string{"no longer match"}
-			}
-			return nil
-		}}, ""},
+		{gpolCase{"the source is modified, then the trigger is updated", fixedOps(editSource + "\n" + touchTrigger), always(updated),
+			wordsBySync([]string{"synchronize"}, []string{"trigger was updated"})}, sourceToken},
+		{gpolCase{"the trigger no longer matches", fixedOps(unmatchTrigger), bySync(absent, present), wordsBySync([]string{"no longer match"}, []string{"matchCondition"})}, ""},
 		{gpolCase{"the trigger is deleted", fixedOps(`- delete:
     ref:
       apiVersion: v1
@@ -466,7 +451,8 @@ func TestCheatSheetGeneratingPolicyClone(t *testing.T) {
 		// §3.7: on policy deletion only tracked downstreams without a
 		// source-uid label (data, not clones) are deleted: a clone is kept
 		// whatever orphanDownstreamOnPolicyDelete says.
-		{gpolCase{"the policy is deleted", fixedOps(gpolDeletePolicy("sync-secret")), always(present), nil}, ""},
+		{gpolCase{"the policy is deleted", fixedOps(gpolDeletePolicy("sync-secret")), always(present),
+			wordsBySync([]string{"source-uid", "kyverno#17596", "orphanDownstreamOnPolicyDelete"}, []string{"synchronize"})}, ""},
 	}
 	for _, c := range cases {
 		runGpolCases(t, []gpolCase{c.gpolCase}, func(sync, orphan bool) string { return gpolClone(sync, orphan, "") }, gpolCloneSetup, check(c.changed))

@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine/resource"
 )
 
 const exception = `apiVersion: policies.kyverno.io/v1
@@ -80,6 +82,9 @@ func TestParseExceptionChecksTheSchema(t *testing.T) {
 	assert.Equal(t, []string{`policy.yaml:1:1: no matches for kind "PolicyException" in version "policies.kyverno.io/v2"`}, diagStrings(diags))
 	e, diags = ParseException(doc(t, "apiVersion: kyverno.io/v2\nkind: PolicyException\nmetadata:\n  name: e\n"), nil)
 	assert.Nil(t, e, "the legacy kyverno.io PolicyException is another kind")
+	assert.True(t, IsExceptionKind(resource.Object{"apiVersion": "policies.kyverno.io/v9", "kind": "PolicyException"}))
+	assert.False(t, IsException(resource.Object{"apiVersion": "policies.kyverno.io/v9", "kind": "PolicyException"}))
+	assert.False(t, IsExceptionKind(resource.Object{"apiVersion": "kyverno.io/v2", "kind": "PolicyException"}))
 	assert.Len(t, diags, 1)
 }
 
