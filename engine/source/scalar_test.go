@@ -3,6 +3,9 @@ package source
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -40,6 +43,8 @@ func TestScalarPosAtMapsAColumnInsideTheValueToTheFile(t *testing.T) {
 		{"a folded block", "spec:\n  expression: >\n    a &&\n    b &&\n    X\n"},
 		{"a folded block with more-indented lines", "spec:\n  expression: >-\n    a\n      b\n\n    c X\n"},
 		{"a sequence entry", "list:\n- first\n- >-\n  [\n    X\n  ]\n"},
+		{"a tagged scalar", "spec:\n  expression: !!str object.X\n"},
+		{"an anchored block", "spec:\n  expression: &e |\n    a\n    X\n"},
 		{"a non-ASCII text", "spec:\n  expression: ö == \"é\" + 'ü' + X\n"},
 	}
 	for _, tc := range tests {
@@ -104,4 +109,67 @@ func TestScalarPosAtNeverPanicsOnOddInput(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzScalarPosAt checks that mapping any position of any scalar of any
+// input never panics and lands inside the file, at or after the scalar's
+// start; for a value character that the file holds as written, on that
+// very character.
+func FuzzScalarPosAt(f *testing.F) {
+	for _, seed := range []string{
+		"a: plain text\n", "a: 'it''s'\n", "a: \"x\\ty\\u00e9\\\n  z\"\n", "a: |2-\n   x\n  y\n", "a: >+\n  p\n\n  q\n\n",
+		"- |\n  a\n- >\n  b\n  c\n", "a: \"\\U0001F600 \\x41\"\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		docs, _ := Parse("in.yaml", data)
+		lines := strings.Count(string(data), "\n") + 1
+		for _, d := range docs {
+			var paths [][]any
+			switch v := d.Value.(type) {
+			case map[string]any:
+				for k := range v {
+					paths = append(paths, []any{k})
+				}
+			case []any:
+				for i := range v {
+					paths = append(paths, []any{i})
+				}
+			}
+			for _, p := range paths {
+				s := d.Scalar(p...)
+				if s == nil {
+					continue
+				}
+				start := s.Pos()
+				n := 0
+				for range s.Value() {
+					n++
+				}
+				for off := -1; off <= n+1; off++ {
+					pos := s.PosAtOffset(off)
+					if pos.Line < start.Line || pos.Line > max(lines, start.Line) {
+						t.Fatalf("offset %d of %q maps to line %d, outside %d..%d", off, s.Value(), pos.Line, start.Line, lines)
+					}
+				}
+				if s.style == yaml.DoubleQuotedStyle {
+					continue // escapes stand for other characters
+				}
+				for off, r := range []rune(s.Value()) {
+					if r == ' ' || r == '\n' || r == '\'' || r == '\t' || r == '\r' {
+						continue
+					}
+					pos := s.PosAtOffset(off)
+					b, ok := byteOffset(data, pos.Line, pos.Col)
+					if !ok {
+						t.Fatalf("offset %d of %q maps to %v, not in the file", off, s.Value(), pos)
+					}
+					if got, _ := utf8.DecodeRune(data[b:]); got != r {
+						t.Fatalf("offset %d of %q (%q) maps to %v, which holds %q", off, s.Value(), r, pos, got)
+					}
+				}
+			}
+		}
+	})
 }
