@@ -418,6 +418,11 @@ func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *sour
 			errs = append(errs, d.Message)
 		}
 	}
+	if !(len(errs) > 0 && strings.HasPrefix(errs[0], "strict decoding error")) {
+		// Kyverno 1.19's policy webhook warns on every create and update of
+		// the legacy kinds, admitted or denied (pkg/deprecations).
+		warnings = append(warnings, deprecationWarning(obj.Kind()))
+	}
 	if len(errs) > 0 {
 		if strings.HasPrefix(errs[0], "strict decoding error") {
 			// Unknown fields never reach Kyverno: the API server's strict
@@ -428,6 +433,17 @@ func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *sour
 		return nil, warnings, fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", strings.Join(errs, "; "))
 	}
 	return p, warnings, nil
+}
+
+// deprecationWarning is Kyverno 1.19's admission warning for a legacy
+// kyverno.io policy kind (K:pkg/deprecations/deprecations.go Warning).
+func deprecationWarning(kind string) string {
+	replacement := "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy"
+	if kind == policy.KindPolicy {
+		replacement = "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy"
+	}
+	return kind + " (kyverno.io) is deprecated and will be removed in a future release; migrate to " + replacement +
+		" (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/"
 }
 
 // policyReady sets the Ready condition Kyverno's policy controller reports.

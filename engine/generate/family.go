@@ -181,3 +181,11 @@ func (c *Controller) Diagnose(d timeline.Diagnostic) {
 		r.Diagnostic(d)
 	}
 }
+
+// APIGet answers a Kubernetes API GET path from the simulated cluster, as
+// apiCall context entries are answered (both families' API calls).
+func (c *Controller) APIGet(path string) (any, error) { return c.apiGet(path) }
+
+// Search evaluates a JMESPath expression over data with Kyverno's
+// functions (GlobalContextEntry projections).
+func (c *Controller) Search(expr string, data any) (any, error) { return c.eval.Search(expr, data) }

@@ -222,6 +222,9 @@ func (f *Family) PolicyWritten(old, obj resource.Object) {
 	e.p.Raw = obj
 	prev := f.policies[e.p.Key()]
 	f.setPolicy(e)
+	if prev == nil || !resource.Equal(prev.p.Raw["spec"], e.p.Raw["spec"]) {
+		f.renderWebhooks()
+	}
 	if prev == nil {
 		f.policyAdded(e)
 		return
@@ -242,6 +245,7 @@ func (f *Family) PolicyDeleted(obj resource.Object) {
 	}
 	delete(f.policies, key)
 	f.sorted = nil
+	f.renderWebhooks()
 	f.policyDeleted(e)
 }
 

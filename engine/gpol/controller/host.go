@@ -101,10 +101,60 @@ func (h *host) Generate(namespace string, objects []map[string]any) error {
 	return h.ev.generateResources(namespace, objects)
 }
 
-// GlobalContext implements compiler.Host: GlobalContextEntry objects are
-// not simulated, so every entry is "not found" (null).
+// GlobalContext implements compiler.Host: a GlobalContextEntry's data, or
+// one of its projections. genplay answers from the simulated cluster when
+// the entry is read (Kyverno's controller caches it and refreshes it every
+// refreshInterval); an entry that does not exist is null.
 func (h *host) GlobalContext(name, projection string) (any, error) {
-	return nil, fmt.Errorf("genplay does not run Kyverno's GlobalContextEntry controller, so %q has no data", name)
+	f := h.ev.f
+	gce, err := f.store.View(resource.Ref{APIVersion: "kyverno.io/v2alpha1", Kind: "GlobalContextEntry", Name: name})
+	if err != nil {
+		return nil, nil
+	}
+	var data any
+	switch {
+	case gce.NestedString("spec", "apiCall", "urlPath") != "":
+		if _, svc := gce.Nested("spec", "apiCall", "service"); svc {
+			return nil, fmt.Errorf("GlobalContextEntry %s: apiCall.service is not simulated (genplay has no network)", name)
+		}
+		data, err = f.core.APIGet(gce.NestedString("spec", "apiCall", "urlPath"))
+		if err != nil {
+			return nil, fmt.Errorf("GlobalContextEntry %s: %w", name, err)
+		}
+	default:
+		kr, ok := gce.Nested("spec", "kubernetesResource")
+		m, _ := kr.(map[string]any)
+		if !ok || m == nil {
+			return nil, fmt.Errorf("GlobalContextEntry %s has neither apiCall nor kubernetesResource", name)
+		}
+		str := func(k string) string { s, _ := m[k].(string); return s }
+		apiVersion := str("version")
+		if g := str("group"); g != "" {
+			apiVersion = g + "/" + apiVersion
+		}
+		info, _, err := f.kindOf(apiVersion, str("resource"))
+		if err != nil {
+			return nil, fmt.Errorf("GlobalContextEntry %s: %w", name, err)
+		}
+		items := []any{}
+		for _, o := range f.store.List(cluster.Query{APIVersion: info.APIVersion(), Kind: info.Kind, Namespace: str("namespace")}) {
+			items = append(items, map[string]any(o))
+		}
+		data = items
+	}
+	if projection == "" {
+		return data, nil
+	}
+	list, _ := gce.Nested("spec", "projections")
+	ps, _ := list.([]any)
+	for _, raw := range ps {
+		pm, _ := raw.(map[string]any)
+		if pm["name"] == projection {
+			jp, _ := pm["jmesPath"].(string)
+			return f.core.Search(jp, data)
+		}
+	}
+	return nil, fmt.Errorf("GlobalContextEntry %s has no projection %q", name, projection)
 }
 
 // HTTP implements compiler.Host.
