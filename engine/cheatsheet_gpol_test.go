@@ -91,7 +91,7 @@ func requireReason(t *testing.T, res *timeline.Result, words ...string) {
 	assert.Fail(t, "the timeline does not say why", "no reason of Kyverno's after the event mentions any of %q; the reasons:\n%s\n--- run:\n%s", words, got, describeRun(res))
 }
 
-func gpolNetpol(sync, orphan bool, policyTypes string) string {
+func cheatNetpol(sync, orphan bool, policyTypes string) string {
 	return fmt.Sprintf(`apiVersion: policies.kyverno.io/v1
 kind: GeneratingPolicy
 metadata:
@@ -134,7 +134,7 @@ const (
 	ingressTypes = `["Ingress"]`
 )
 
-const gpolNetpolTrigger = `- apply:
+const cheatNetpolTrigger = `- apply:
     resource:
       apiVersion: v1
       kind: Namespace
@@ -256,7 +256,7 @@ func runGpolCases(t *testing.T, cases []gpolCase, policy func(sync, orphan bool)
 }
 
 func TestCheatSheetGeneratingPolicyData(t *testing.T) {
-	updatePolicy := func(sync, orphan bool) string { return applyResource(gpolNetpol(sync, orphan, ingressTypes)) }
+	updatePolicy := func(sync, orphan bool) string { return applyResource(cheatNetpol(sync, orphan, ingressTypes)) }
 	cases := []gpolCase{
 		{"the downstream is modified", fixedOps(gpolEditNetpol), bySync(present, modified), words("synchronize")},
 		{"the downstream is deleted", fixedOps(gpolDeleteNetpol), bySync(present, absent), words("synchronize")},
@@ -302,7 +302,7 @@ func TestCheatSheetGeneratingPolicyData(t *testing.T) {
 			return present
 		}, wordsBySync([]string{"orphanDownstreamOnPolicyDelete"}, []string{"synchronize"})},
 	}
-	runGpolCases(t, cases, func(sync, orphan bool) string { return gpolNetpol(sync, orphan, allTypes) }, gpolNetpolTrigger, netpolCheck)
+	runGpolCases(t, cases, func(sync, orphan bool) string { return cheatNetpol(sync, orphan, allTypes) }, cheatNetpolTrigger, netpolCheck)
 }
 
 func gpolClone(sync, orphan bool, extraCondition string) string {
