@@ -179,11 +179,7 @@ func (c *compiler) compileAt(e gpol.Expression, want *types.Type, posAt func(lin
 		c.errorAt(e, posAt, 1, 1, fmt.Sprintf("expected type %s, got %s", want, checked.OutputType()))
 		return compiled{}, false
 	}
-	prg, err := c.env.Program(checked,
-		cel.EvalOptions(cel.OptTrackCost),
-		cel.CostLimit(c.costLimit),
-		cel.CostTracking(costEstimator{}),
-	)
+	prg, err := c.env.Program(checked, cel.CustomDecoratorV2(budgetDecorator))
 	if err != nil {
 		c.errorAt(e, posAt, 1, 1, err.Error())
 		return compiled{}, false

@@ -129,10 +129,40 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 		return &types.FieldType{
 			Type:    t,
 			IsSet:   func(any) bool { return true },
-			GetFrom: func(any) (any, error) { return nil, fmt.Errorf("no such field") },
+			GetFrom: func(target any) (any, error) { return getField(target, field) },
 		}, true
 	}
 	return p.Registry.FindStructFieldType(name, field)
+}
+
+// getField reads a field of a variables or exceptions value.
+func getField(target any, field string) (any, error) {
+	switch x := target.(type) {
+	case *lazyVariables:
+		v, ok := x.ev.variable(field)
+		if !ok {
+			return nil, fmt.Errorf("no such key: %s", field)
+		}
+		if e, ok := v.(*types.Err); ok {
+			return nil, e
+		}
+		return v, nil
+	case map[string]any:
+		v, ok := x[field]
+		if !ok {
+			return nil, fmt.Errorf("no such key: %s", field)
+		}
+		return v, nil
+	case ref.Val:
+		if m, ok := x.(traits.Indexer); ok {
+			v := m.Get(types.String(field))
+			if e, ok := v.(*types.Err); ok {
+				return nil, e
+			}
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("no such key: %s", field)
 }
 
 // addVariable types variables.<name> for the expressions compiled after it.
@@ -180,11 +210,11 @@ func (l *lazyVariables) Find(key ref.Val) (ref.Val, bool) {
 	return l.ev.variable(string(name))
 }
 func (l *lazyVariables) Iterator() traits.Iterator {
-	names := make([]ref.Val, 0, len(l.ev.p.variables))
+	names := make([]string, 0, len(l.ev.p.variables))
 	for _, v := range l.ev.p.variables {
-		names = append(names, types.String(v.name))
+		names = append(names, v.name)
 	}
-	return types.NewStringList(types.DefaultTypeAdapter, nil).(traits.Lister).Add(types.NewRefValList(types.DefaultTypeAdapter, names)).(traits.Lister).Iterator()
+	return types.NewStringList(types.DefaultTypeAdapter, names).Iterator()
 }
 func (l *lazyVariables) Size() ref.Val { return types.Int(len(l.ev.p.variables)) }
 
