@@ -129,40 +129,10 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 		return &types.FieldType{
 			Type:    t,
 			IsSet:   func(any) bool { return true },
-			GetFrom: func(target any) (any, error) { return getField(target, field) },
+			GetFrom: func(obj any) (any, error) { return getField(obj, field) },
 		}, true
 	}
 	return p.Registry.FindStructFieldType(name, field)
-}
-
-// getField reads a field of a variables or exceptions value.
-func getField(target any, field string) (any, error) {
-	switch x := target.(type) {
-	case *lazyVariables:
-		v, ok := x.ev.variable(field)
-		if !ok {
-			return nil, fmt.Errorf("no such key: %s", field)
-		}
-		if e, ok := v.(*types.Err); ok {
-			return nil, e
-		}
-		return v, nil
-	case map[string]any:
-		v, ok := x[field]
-		if !ok {
-			return nil, fmt.Errorf("no such key: %s", field)
-		}
-		return v, nil
-	case ref.Val:
-		if m, ok := x.(traits.Indexer); ok {
-			v := m.Get(types.String(field))
-			if e, ok := v.(*types.Err); ok {
-				return nil, e
-			}
-			return v, nil
-		}
-	}
-	return nil, fmt.Errorf("no such key: %s", field)
 }
 
 // addVariable types variables.<name> for the expressions compiled after it.
@@ -336,4 +306,26 @@ func fromCEL(v ref.Val) (any, error) {
 		return s.String(), nil
 	}
 	return nil, fmt.Errorf("a value of type %s cannot be converted to JSON", v.Type().TypeName())
+}
+
+// getField reads a field of a value whose static type is one of the
+// provider's object types: a variable (evaluated lazily) or an exceptions
+// entry.
+func getField(obj any, field string) (any, error) {
+	switch o := obj.(type) {
+	case *lazyVariables:
+		v, ok := o.ev.variable(field)
+		if !ok {
+			return nil, fmt.Errorf("no such variable: %s", field)
+		}
+		if types.IsError(v) {
+			return nil, v.(*types.Err)
+		}
+		return v, nil
+	case map[string]any:
+		if v, ok := o[field]; ok {
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("no such field: %s", field)
 }
