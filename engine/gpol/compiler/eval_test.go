@@ -265,3 +265,38 @@ type plainHost struct{ *fakeHost }
 func (h plainHost) host() *fakeHost { return h.fakeHost }
 func (h clockHost) host() *fakeHost { return h.fakeHost }
 func hostOf(h *fakeHost) Host       { return plainHost{h} }
+
+func TestPoliciesCompileAndEvaluateConcurrently(t *testing.T) {
+	specs := []string{
+		"  variables:\n  - name: v\n    expression: '[1, 2]'\n  generate:\n  - expression: 'generator.apply(\"a\", [{\"n\": variables.v.size()}])'\n",
+		"  variables:\n  - name: v\n    expression: '\"text\"'\n  generate:\n  - expression: 'generator.apply(\"b\", [{\"n\": variables.v.size()}])'\n",
+	}
+	compiled := make([]*Policy, len(specs))
+	for i, s := range specs {
+		compiled[i] = compilePolicy(t, gpol.KindGeneratingPolicy, s, Options{})
+	}
+	done := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		go func() {
+			var err error
+			for i := 0; i < 20 && err == nil; i++ {
+				if g%2 == 0 {
+					_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, specs[i%2])), Options{})
+					if len(diags) > 0 {
+						err = diags
+					}
+					continue
+				}
+				h := newHost()
+				err = compiled[i%2].Generate(nsInput, h)
+				if err == nil && h.generated[0].objects[0]["n"] != float64(2+2*(i%2)) {
+					err = errors.New("wrong result")
+				}
+			}
+			done <- err
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		assert.NoError(t, <-done)
+	}
+}

@@ -135,6 +135,12 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 	return p.Registry.FindStructFieldType(name, field)
 }
 
+// reset forgets the variables of the previous compilation.
+func (p *provider) reset() {
+	p.varNames = nil
+	p.varTypes = map[string]*types.Type{}
+}
+
 // addVariable types variables.<name> for the expressions compiled after it.
 func (p *provider) addVariable(name string, t *types.Type) {
 	if _, ok := p.varTypes[name]; !ok {
