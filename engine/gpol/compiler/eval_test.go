@@ -91,6 +91,10 @@ func TestResourceLibraryReadsThroughTheHost(t *testing.T) {
 		{"resource.list returns a List object", "", `resource.list("v1", "secrets", "default").items.size()`, float64(1), "list v1 secrets default map[]"},
 		{"resource.List passes the label selector", "", `resource.List("v1", "secrets", "", {"a": "b"}).items.size()`, float64(1), "list v1 secrets  map[a:b]"},
 		{"resource.Post creates", "", `resource.Post("v1", "configmaps", "ns", {"kind": "ConfigMap"}).kind`, "ConfigMap", "post v1 configmaps ns"},
+		{"a namespaced resource.List lists the policy namespace", "team", `resource.List("v1", "secrets").items.size()`, float64(0), "list v1 secrets team map[]"},
+		{"a namespaced resource.list passes labels", "team", `resource.list("v1", "secrets", {"x": "y"}).items.size()`, float64(0), "list v1 secrets team map[x:y]"},
+		{"a namespaced resource.post creates in the policy namespace", "team", `resource.post("v1", "configmaps", {"kind": "ConfigMap"}).kind`, "ConfigMap", "post v1 configmaps team"},
+		{"a cluster resource.Post without a namespace creates cluster-wide", "", `resource.Post("authorization.k8s.io/v1", "subjectaccessreviews", {"kind": "SubjectAccessReview"}).kind`, "SubjectAccessReview", "post authorization.k8s.io/v1 subjectaccessreviews "},
 		{"resource.get through toGVR", "", `dyn(resource.get(resource.toGVR("v1", "ConfigMap"), "ns", "n")) == null`, true, "get v1 configmaps ns n"},
 	}
 	for _, tt := range tests {
