@@ -240,6 +240,7 @@ func (f *Family) Observe(ev generate.WatchEvent) {
 func (f *Family) explainUnwatched(ev generate.WatchEvent) {
 	obj := ev.Object
 	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
+		f.explainUnwatchedSource(ev)
 		return
 	}
 	if _, legacy := obj.Label(generate.LabelRuleName); legacy {
@@ -403,4 +404,31 @@ func (w *watchManager) knownPolicyName(name string) bool {
 		}
 	}
 	return false
+}
+
+// explainUnwatchedSource says why a change to a clone source reaches no
+// clone of a policy without synchronize: nothing watches it.
+func (f *Family) explainUnwatchedSource(ev generate.WatchEvent) {
+	anyUnsynced := false
+	for _, e := range f.sortedPolicies() {
+		anyUnsynced = anyUnsynced || !e.p.Spec.Evaluation.Synchronize
+	}
+	if !anyUnsynced {
+		return
+	}
+	src := ev.Object.Ref()
+	for _, d := range f.watch.bySource(ev.Object) {
+		name, _ := d.Label(generate.LabelPolicyName)
+		p := f.watch.policyNamed(name)
+		if p == nil || p.Spec.Evaluation.Synchronize {
+			continue
+		}
+		r := d.Ref()
+		what := "change"
+		if ev.Type == generate.WatchDeleted {
+			what = "deletion"
+		}
+		f.emit(timeline.ActionKept, &r, p, "", nil, "not propagated: synchronize is off, so Kyverno does not watch the clone source "+src.String()+
+			"; the "+what+" reaches this clone only when the policy runs again for its trigger")
+	}
 }
