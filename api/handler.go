@@ -22,6 +22,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -72,16 +73,22 @@ type Options struct {
 	Run func(file string, data []byte, opts engine.Options) *timeline.Result
 	// Examples lists the gallery; default Examples.
 	Examples func() ([]Example, error)
+	// Families are the policy families every run simulates besides
+	// ClusterPolicy and Policy (engine.Options.Families). cmd/genplay serve
+	// passes the CEL GeneratingPolicy family; cmd/worker passes none, and
+	// answers a GeneratingPolicy with a skip that says so.
+	Families []generate.NewFamily
 }
 
 // Handler returns the API. It keeps no state between requests beyond the
 // gallery, which it renders once on first use.
 func Handler(opts Options) http.Handler {
 	s := &server{
-		maxBody: opts.MaxBodyBytes,
-		timeout: opts.Timeout,
-		logger:  opts.Logger,
-		run:     opts.Run,
+		maxBody:  opts.MaxBodyBytes,
+		timeout:  opts.Timeout,
+		logger:   opts.Logger,
+		run:      opts.Run,
+		families: opts.Families,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -132,6 +139,7 @@ type server struct {
 	maxQueue int64
 	logger   *slog.Logger
 	run      func(string, []byte, engine.Options) *timeline.Result
+	families []generate.NewFamily
 	gallery  func() ([]byte, error)
 	routes   map[string]route
 }
@@ -495,6 +503,7 @@ var (
 // engine.Options.Context). A panic in the engine is recovered, logged and
 // returned as errPanic.
 func (s *server) execute(ctx context.Context, release func(), file string, data []byte, opts engine.Options) (*timeline.Result, error) {
+	opts.Families = s.families
 	type outcome struct {
 		res *timeline.Result
 		err error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/scenario"
 )
@@ -35,6 +36,18 @@ type Options struct {
 	// the permission check of policy validation (package rbac); empty means
 	// PermissionsChart.
 	Permissions Permissions
+	// Families are the policy families besides ClusterPolicy/Policy that
+	// this build simulates. This is the one place a family is registered:
+	// an adapter that wants the CEL GeneratingPolicy family lists
+	// controller.Family (package engine/gpol/controller) here. The engine
+	// itself does not import it, so that a build without it (the browser's
+	// core wasm) stays free of cel-go; such a build answers a scenario that
+	// writes a GeneratingPolicy with a skip that says so.
+	Families []generate.NewFamily
+	// PolicyExceptions is Kyverno's --enablePolicyException for the CEL
+	// family: off, as in the Helm chart; Kyverno's conformance suite runs
+	// with it on (genplay test turns it on, genplay run has a flag).
+	PolicyExceptions bool
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.

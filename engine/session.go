@@ -14,6 +14,7 @@ import (
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/engine/variables"
@@ -114,6 +115,9 @@ func NewSession(opts Options) *Session {
 	}
 	s.budget = newBudget(opts)
 	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
+	for _, newFamily := range opts.Families {
+		s.ctrl.AddFamily(newFamily(s.ctrl, generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions}))
+	}
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 	}
@@ -446,6 +450,17 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 		md := next.Metadata()
 		md["resourceVersion"] = live.ResourceVersion()
 	}
+	if fam := s.ctrl.FamilyOf(next); fam != nil {
+		var old resource.Object
+		if exists {
+			old = live
+		}
+		return s.putFamily(fam, mode, old, next, doc)
+	}
+	if isFamilyGroup(next) {
+		return nil, nil, &scenario.UnsupportedError{Reason: fmt.Sprintf("writes the %s %s, and this build of genplay has no CEL engine "+
+			"(the browser's core build leaves the GeneratingPolicy family out); run the scenario with the genplay CLI", next.Kind(), next.Name())}
+	}
 	var oldPolicy *policy.Policy
 	if exists && policy.IsPolicy(live) {
 		oldPolicy = s.ctrl.Policy(policyKey(live))
@@ -521,6 +536,11 @@ func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *sour
 			errs = append(errs, d.Message)
 		}
 	}
+	if !(len(errs) > 0 && strings.HasPrefix(errs[0], "strict decoding error")) {
+		// Kyverno 1.19's policy webhook warns on every create and update of
+		// the legacy kinds, admitted or denied (pkg/deprecations).
+		warnings = append(warnings, deprecationWarning(obj.Kind()))
+	}
 	if len(errs) > 0 {
 		if strings.HasPrefix(errs[0], "strict decoding error") {
 			// Unknown fields never reach Kyverno: the API server's strict
@@ -531,6 +551,17 @@ func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *sour
 		return nil, warnings, fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", strings.Join(errs, "; "))
 	}
 	return p, warnings, nil
+}
+
+// deprecationWarning is Kyverno 1.19's admission warning for a legacy
+// kyverno.io policy kind (K:pkg/deprecations/deprecations.go Warning).
+func deprecationWarning(kind string) string {
+	replacement := "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy"
+	if kind == policy.KindPolicy {
+		replacement = "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy"
+	}
+	return kind + " (kyverno.io) is deprecated and will be removed in a future release; migrate to " + replacement +
+		" (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/"
 }
 
 // policyReady sets the Ready condition Kyverno's policy controller reports.
@@ -559,6 +590,7 @@ func (s *Session) Remove(ref resource.Ref) error {
 	if policy.IsPolicy(live) {
 		p = s.ctrl.Policy(policyKey(live))
 	}
+	fam := s.ctrl.FamilyOf(live)
 	mark := s.eventMark()
 	if err := s.ctrl.Delete(Admin, ref); err != nil {
 		return err
@@ -566,6 +598,9 @@ func (s *Session) Remove(ref resource.Ref) error {
 	s.userEventAt(mark, timeline.ActionDeleted, live.Ref(), "deleted by the user")
 	if p != nil {
 		s.ctrl.PolicyDeleted(p)
+	}
+	if fam != nil {
+		fam.PolicyDeleted(live)
 	}
 	return nil
 }

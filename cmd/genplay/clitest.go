@@ -77,7 +77,7 @@ func (st *suite) runCLITest(f testFile) []testOutcome {
 			o.Status, o.Reason = statusSkip, skip
 		default:
 			// The Kyverno CLI checks no permissions.
-			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked, Install: st.install})
+			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked, Install: st.install, Families: families})
 			o.timeline = res
 			switch {
 			case res.Skipped != "":

@@ -15,13 +15,29 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The expected outcome of every test of Kyverno's generate conformance
-// suite lives in testdata/conformance-expected.yaml; the tests themselves
-// stay in ../shared (Kyverno's data, not ours). GENPLAY_UPDATE=1 rewrites
-// the list from a run, keeping the hand-written reasons of expected
-// failures.
+// The expected outcome of every test of Kyverno's conformance suites lives
+// in testdata: conformance-expected.yaml for generate/ (ClusterPolicy and
+// Policy generate rules) and conformance-expected-gpol.yaml for
+// generating-policies/ (GeneratingPolicy); the tests themselves stay in
+// ../shared (Kyverno's data, not ours). One mechanism checks both:
+// GENPLAY_UPDATE=1 rewrites a list from a run, keeping the hand-written
+// reasons of expected failures.
 
-const expectedFile = "testdata/conformance-expected.yaml"
+// conformanceSuite is one of Kyverno's suites with its expected outcomes.
+type conformanceSuite struct {
+	dir      string // under the conformance root
+	expected string // the list in testdata
+	tests    int    // how many tests the suite holds
+	passed   int    // how many genplay passes (the list says which)
+	title    string // for the list's header
+}
+
+var conformanceSuites = []conformanceSuite{
+	{dir: "generate", expected: "testdata/conformance-expected.yaml", tests: 130, passed: 124,
+		title: "Kyverno's generate conformance suite (ClusterPolicy and Policy)"},
+	{dir: "generating-policies", expected: "testdata/conformance-expected-gpol.yaml", tests: 65, passed: 56,
+		title: "Kyverno's generating-policies conformance suite (GeneratingPolicy)"},
+}
 
 // Expected statuses: a run's pass and skip, and two kinds of failure.
 const (
@@ -73,18 +89,24 @@ func suiteKey(root, display string) string {
 
 func TestConformanceSuiteMatchesTheExpectedOutcomes(t *testing.T) {
 	root := conformanceDir(t)
-	suite := filepath.Join(root, "generate")
+	for _, cs := range conformanceSuites {
+		t.Run(cs.dir, func(t *testing.T) { checkSuite(t, root, cs) })
+	}
+}
+
+func checkSuite(t *testing.T, root string, cs conformanceSuite) {
+	suite := filepath.Join(root, cs.dir)
 	report, err := runSuite([]string{suite}, engine.PermissionsKyvernoE2E)
 	require.NoError(t, err)
-	require.Len(t, report.Tests, 130, "Kyverno's generate suite holds 130 tests")
+	require.Len(t, report.Tests, cs.tests, "Kyverno's %s suite holds %d tests", cs.dir, cs.tests)
 
-	data, err := os.ReadFile(expectedFile)
+	data, err := os.ReadFile(cs.expected)
 	require.NoError(t, err)
 	var want expectations
 	require.NoError(t, yaml.Unmarshal(data, &want))
 
 	if os.Getenv("GENPLAY_UPDATE") != "" {
-		writeExpectations(t, suite, report, want)
+		writeExpectations(t, cs, suite, report, want)
 		return
 	}
 
@@ -97,7 +119,7 @@ func TestConformanceSuiteMatchesTheExpectedOutcomes(t *testing.T) {
 			passed++
 		}
 		exp, ok := want.Tests[key]
-		if !assert.True(t, ok, "%s is not in %s (GENPLAY_UPDATE=1 adds it)", key, expectedFile) {
+		if !assert.True(t, ok, "%s is not in %s (GENPLAY_UPDATE=1 adds it)", key, cs.expected) {
 			continue
 		}
 		wantStatus := exp.Status
@@ -111,19 +133,26 @@ func TestConformanceSuiteMatchesTheExpectedOutcomes(t *testing.T) {
 		if got.Status == statusSkip {
 			assert.NotEmpty(t, got.Reason, "%s: a skip names its reason", key)
 		}
+		if exp.Status == expectXFail || exp.Status == expectFail {
+			assert.NotEmpty(t, exp.Reason, "%s: an expected failure names its reason in %s", key, cs.expected)
+		}
 	}
 	for key := range want.Tests {
-		assert.True(t, seen[key], "%s is in %s but not in the suite", key, expectedFile)
+		assert.True(t, seen[key], "%s is in %s but not in the suite", key, cs.expected)
 	}
+	assert.Equal(t, cs.passed, passed, "genplay passes %d of the %s suite's tests", cs.passed, cs.dir)
 	t.Logf("%d of %d conformance tests pass", passed, len(report.Tests))
 }
 
 // writeExpectations rewrites the list from a run. Skip reasons come from
 // the run; a failure keeps its hand-written reason and status (xfail or
 // fail), and a new failure is recorded as fail with the run's reason.
-func writeExpectations(t *testing.T, suite string, report *testReport, old expectations) {
+func writeExpectations(t *testing.T, cs conformanceSuite, suite string, report *testReport, old expectations) {
 	t.Helper()
 	out := expectations{Suite: old.Suite, Tests: map[string]expectation{}}
+	if out.Suite == "" {
+		out.Suite = "../shared/conformance/chainsaw/" + cs.dir
+	}
 	for _, got := range report.Tests {
 		key := suiteKey(suite, got.Path)
 		prev := old.Tests[key]
@@ -141,11 +170,11 @@ func writeExpectations(t *testing.T, suite string, report *testReport, old expec
 		}
 	}
 	var b strings.Builder
-	b.WriteString("# Expected outcome of each test of Kyverno's generate conformance suite under genplay.\n")
+	fmt.Fprintf(&b, "# Expected outcome of each test of %s under genplay.\n", cs.title)
 	b.WriteString("# Checked by TestConformanceSuiteMatchesTheExpectedOutcomes (cmd/genplay); refresh with\n")
 	b.WriteString("# GENPLAY_UPDATE=1 go test ./cmd/genplay -run Conformance (reasons of failures are kept).\n")
 	b.WriteString("# status: pass | skip (genplay cannot run it honestly) | xfail (the test contradicts Kyverno's\n")
-	b.WriteString("# code, see ../shared/kyverno/SEMANTICS.md) | fail (a known genplay bug).\n")
+	b.WriteString("# code, see ../shared/kyverno/SEMANTICS.md and GENERATING-POLICY.md) | fail (a known genplay bug).\n")
 	fmt.Fprintf(&b, "suite: %s\n", out.Suite)
 	b.WriteString("tests:\n")
 	keys := make([]string, 0, len(out.Tests))
@@ -163,8 +192,8 @@ func writeExpectations(t *testing.T, suite string, report *testReport, old expec
 		require.NoError(t, err)
 		fmt.Fprintf(&b, "  %s:\n    status: %s\n    reason: %s", k, e.Status, reason)
 	}
-	require.NoError(t, os.WriteFile(expectedFile, []byte(b.String()), 0o644))
-	t.Logf("wrote %s", expectedFile)
+	require.NoError(t, os.WriteFile(cs.expected, []byte(b.String()), 0o644))
+	t.Logf("wrote %s", cs.expected)
 }
 
 func TestNamespacedPolicyTestsPass(t *testing.T) {

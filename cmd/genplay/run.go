@@ -20,6 +20,8 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output format: text or json")
 	noColor := fs.Bool("no-color", false, "never colour the text output")
+	exceptions := fs.Bool("policy-exceptions", false,
+		"enable CEL PolicyExceptions, as Kyverno's --enablePolicyException does (off by default, as in the Helm chart)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -61,10 +63,10 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 	var res *timeline.Result
 	if abs, err := filepath.Abs(file); err == nil && file != "<stdin>" {
 		fsys, fsPath := rootFS(abs)
-		res = runEngine(fsPath, data, engine.Options{Files: fsys, Context: ctx})
+		res = runEngine(fsPath, data, engine.Options{Files: fsys, Context: ctx, Families: families, PolicyExceptions: *exceptions})
 		showFiles(res, fsPath, filepath.ToSlash(file))
 	} else {
-		res = runEngine(file, data, engine.Options{Context: ctx})
+		res = runEngine(file, data, engine.Options{Context: ctx, Families: families, PolicyExceptions: *exceptions})
 	}
 	if stoppedRun(ctx, stderr, "run") {
 		keepInput(stderr, file, data)

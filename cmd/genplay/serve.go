@@ -53,7 +53,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 // built site on one port.
 func serveHandler(dir string) http.Handler {
 	mux := http.NewServeMux()
-	apiHandler := api.Handler(api.Options{})
+	apiHandler := api.Handler(api.Options{Families: families})
 	mux.Handle("/api/", apiHandler)
 	mux.Handle("/healthz", apiHandler)
 	mux.Handle("/", siteHandler(dir))

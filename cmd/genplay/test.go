@@ -60,6 +60,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	fset.SetOutput(stderr)
 	asJSON := fset.Bool("json", false, "print one JSON object instead of text")
 	verbose := fset.Bool("v", false, "print the timeline of every failed test")
+	all := fset.Bool("timelines", false, "with -v, print the timeline of every test, passed and skipped ones too")
 	perms := fset.String("permissions", string(engine.PermissionsKyvernoE2E),
 		"what Kyverno's background controller may manage before the test's own RBAC objects: chart (a default Helm install), kyverno-e2e (the install Kyverno's conformance tests assume) or none (no check)")
 	var install []string
@@ -85,7 +86,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if *verbose && !*asJSON {
 		for _, t := range report.Tests {
-			if t.timeline != nil && t.Status == statusFail {
+			if t.timeline != nil && (t.Status == statusFail || *all) {
 				fmt.Fprintf(stdout, "=== timeline of %s\n", t.Path)
 				res := *t.timeline
 				res.Diagnostics = append([]timeline.Diagnostic{}, res.Diagnostics...)
@@ -384,7 +385,10 @@ func (st *suite) runChainsawFile(f testFile) []testOutcome {
 			continue
 		}
 		ctx, stop := guard()
-		res := engine.RunTest(t, engine.Options{Files: st.fsys, Permissions: st.permissions, Install: st.install, Context: ctx})
+		// Kyverno's conformance suite runs with PolicyExceptions enabled
+		// (scripts/config/standard/kyverno.yaml).
+		res := engine.RunTest(t, engine.Options{Files: st.fsys, Permissions: st.permissions, Install: st.install, Context: ctx,
+			Families: families, PolicyExceptions: true})
 		stoppedBy := context.Cause(ctx)
 		stop()
 		o.timeline = res
@@ -435,7 +439,11 @@ func unsimulatedPolicy(obj map[string]any) string {
 	o := resourceObject(obj)
 	group, _, _ := strings.Cut(o.APIVersion(), "/")
 	if group == "policies.kyverno.io" {
-		return fmt.Sprintf("applies the %s %s: genplay simulates the generate rules of ClusterPolicy and Policy only", o.Kind(), o.Name())
+		switch o.Kind() {
+		case "GeneratingPolicy", "NamespacedGeneratingPolicy", "PolicyException":
+			return ""
+		}
+		return fmt.Sprintf("applies the %s %s: genplay simulates generate policies only (ClusterPolicy and Policy generate rules, GeneratingPolicy)", o.Kind(), o.Name())
 	}
 	if group != "kyverno.io" || (o.Kind() != "ClusterPolicy" && o.Kind() != "Policy") {
 		return ""

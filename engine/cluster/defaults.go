@@ -30,6 +30,40 @@ func applyDefaults(info KindInfo, o resource.Object) {
 			o["data"] = data
 			delete(o, "stringData")
 		}
+	case info.Group == "apiextensions.k8s.io" && info.Kind == "CustomResourceDefinition":
+		// The apiextensions controller accepts the names and establishes the
+		// CRD at once here: its kinds are served from the write on.
+		st, _ := o["status"].(map[string]any)
+		if st == nil {
+			st = map[string]any{}
+			o["status"] = st
+		}
+		if _, ok := st["acceptedNames"]; !ok {
+			names, _ := o.Nested("spec", "names")
+			if nm, ok := names.(map[string]any); ok {
+				acc := map[string]any{}
+				for k, v := range nm {
+					acc[k] = resource.DeepCopyValue(v)
+				}
+				kind, _ := acc["kind"].(string)
+				if _, ok := acc["listKind"]; !ok && kind != "" {
+					acc["listKind"] = kind + "List"
+				}
+				if _, ok := acc["singular"]; !ok && kind != "" {
+					acc["singular"] = strings.ToLower(kind)
+				}
+				st["acceptedNames"] = acc
+			}
+		}
+		if _, ok := st["conditions"]; !ok {
+			cond := func(typ, reason, msg string) any {
+				return map[string]any{"type": typ, "status": "True", "reason": reason, "message": msg}
+			}
+			st["conditions"] = []any{
+				cond("NamesAccepted", "NoConflicts", "no conflicts found"),
+				cond("Established", "InitialNamesAccepted", "the initial names have been accepted"),
+			}
+		}
 	case info.Group == "" && info.Kind == "Namespace":
 		st, _ := o["status"].(map[string]any)
 		if st == nil {

@@ -44,6 +44,9 @@ func (c *Controller) Admit(req Request) {
 	if req.User.Username != BackgroundUser {
 		c.handleNonTrigger(req)
 	}
+	for _, f := range c.families {
+		f.Admit(req)
+	}
 }
 
 // handleTrigger applies each generate rule of p to a trigger's request.
@@ -230,7 +233,9 @@ func (c *Controller) handleNonTrigger(req Request) {
 	}
 	labels := old.Labels()
 	ref := old.Ref()
-	if isDownstream(labels) {
+	if _, legacy := labels[LabelRuleName]; isDownstream(labels) && legacy {
+		// A downstream without rule-name is the CEL family's (family.go):
+		// its own watches react to it.
 		c.downstreamChanged(req, old, labels, ref)
 	}
 	if isCloneSource(labels) {

@@ -111,6 +111,8 @@ type Controller struct {
 	// processing); tooDeep counts the requests dropped for MaxChainDepth
 	// since the last Reconcile reported them.
 	depth, tooDeep int
+	// families are the policy families attached to the core (family.go).
+	families []Family
 }
 
 // New returns a controller over store.
@@ -146,6 +148,7 @@ func (c *Controller) Create(user UserInfo, obj resource.Object) (resource.Object
 	}
 	c.rec.Changed(nil, created)
 	c.Admit(Request{Operation: OpCreate, Object: created, User: user})
+	c.observe(WatchEvent{Type: WatchAdded, Object: created, User: user})
 	return created, nil
 }
 
@@ -164,6 +167,9 @@ func (c *Controller) Update(user UserInfo, obj resource.Object) (resource.Object
 		c.rec.Changed(old, updated)
 	}
 	c.Admit(Request{Operation: OpUpdate, Object: updated, OldObject: old, User: user})
+	if updated.ResourceVersion() != old.ResourceVersion() {
+		c.observe(WatchEvent{Type: WatchModified, Object: updated, Old: old, User: user})
+	}
 	return updated, nil
 }
 
@@ -197,6 +203,7 @@ func (c *Controller) Delete(user UserInfo, ref resource.Ref) error {
 			continue
 		}
 		c.Admit(Request{Operation: OpDelete, OldObject: d.Object, User: who})
+		c.observe(WatchEvent{Type: WatchDeleted, Object: d.Object, User: who})
 	}
 	return nil
 }
@@ -262,7 +269,7 @@ func (c *Controller) Reconcile() {
 		c.queue = c.queue[1:]
 		delete(c.pending, ur.key())
 		c.processed++
-		prev := c.opts.Budget.SetPlace("Kyverno processed an UpdateRequest of policy " + ur.policy.Key() + ", rule " + ur.rule)
+		prev := c.opts.Budget.SetPlace(ur.place())
 		if err := c.opts.Budget.Charge(budget.Request, "the reconcile loop"); err != nil {
 			c.opts.Budget.SetPlace(prev)
 			continue // limitReached reports it

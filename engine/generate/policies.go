@@ -88,6 +88,9 @@ func (c *Controller) BackgroundScan() {
 	for _, p := range c.sortedPolicies() {
 		c.handleGenerate(p, causeBackgroundScan)
 	}
+	for _, f := range c.families {
+		f.BackgroundScan()
+	}
 }
 
 // handleGenerate re-synchronizes data rules and runs generateExisting.

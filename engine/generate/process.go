@@ -14,6 +14,10 @@ import (
 // process runs one UpdateRequest (ProcessUR). A failure is an event, as a
 // Failed UpdateRequest is in Kyverno: retried (identically, here) and dropped.
 func (c *Controller) process(ur *updateRequest) {
+	if ur.work != nil {
+		ur.work.Run()
+		return
+	}
 	switch ur.kind {
 	case urCleanupRule:
 		c.cleanupRule(ur)

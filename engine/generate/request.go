@@ -69,6 +69,8 @@ type updateRequest struct {
 	// depth is the request's place in a chain of generated triggers
 	// (Options.MaxChainDepth), set by enqueue.
 	depth int
+	// work is a family's work (family.go); the other fields are then unset.
+	work Work
 }
 
 func (ur *updateRequest) operation() string {
@@ -83,9 +85,20 @@ func (ur *updateRequest) operation() string {
 // concatenation rather than fmt (it runs for every request); the trigger's
 // Ref string does not include the apiVersion, so it is left out of the Ref.
 func (ur *updateRequest) key() string {
+	if ur.work != nil {
+		return "family|" + ur.work.Key()
+	}
 	t := resource.Ref{Kind: ur.trigger.GVK.Kind, Namespace: ur.trigger.Namespace, Name: ur.trigger.Name}
 	return strconv.Itoa(int(ur.kind)) + "|" + ur.policy.Key() + "|" + ur.rule + "|" + ur.trigger.UID + "|" +
 		t.String() + "|" + ur.operation()
+}
+
+// place says, for the work budget's messages, what the request is doing.
+func (ur *updateRequest) place() string {
+	if ur.work != nil {
+		return "Kyverno processed an UpdateRequest (" + ur.work.Key() + ")"
+	}
+	return "Kyverno processed an UpdateRequest of policy " + ur.policy.Key() + ", rule " + ur.rule
 }
 
 // ruleRef names a rule for labels.

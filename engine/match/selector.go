@@ -1,12 +1,11 @@
 package match
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
-	"github.com/genplay/genplay/engine/internal/k8sname"
 	"github.com/genplay/genplay/engine/internal/wildcard"
+	"github.com/genplay/genplay/engine/labels"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -36,61 +35,8 @@ func selects(sel *policy.LabelSelector, get func(string) (string, bool), all fun
 	if sel == nil {
 		return false
 	}
-	matchLabels := expandWildcards(sel.MatchLabels, all)
-	for k, v := range matchLabels {
-		if !validKey(k) || !validValue(v) {
-			return false
-		}
-	}
-	for _, r := range sel.MatchExpressions {
-		if !validKey(r.Key) {
-			return false
-		}
-		switch r.Operator {
-		case "In", "NotIn":
-			if len(r.Values) == 0 {
-				return false
-			}
-		case "Exists", "DoesNotExist":
-			if len(r.Values) > 0 {
-				return false
-			}
-		default:
-			return false
-		}
-		for _, v := range r.Values {
-			if !validValue(v) {
-				return false
-			}
-		}
-	}
-	for k, v := range matchLabels {
-		if have, ok := get(k); !ok || have != v {
-			return false
-		}
-	}
-	for _, r := range sel.MatchExpressions {
-		have, ok := get(r.Key)
-		switch r.Operator {
-		case "In":
-			if !ok || !slices.Contains(r.Values, have) {
-				return false
-			}
-		case "NotIn":
-			if ok && slices.Contains(r.Values, have) {
-				return false
-			}
-		case "Exists":
-			if !ok {
-				return false
-			}
-		case "DoesNotExist":
-			if ok {
-				return false
-			}
-		}
-	}
-	return true
+	expanded := labels.Selector{MatchLabels: expandWildcards(sel.MatchLabels, all), MatchExpressions: sel.MatchExpressions}
+	return expanded.Matches(get)
 }
 
 // expandWildcards returns pattern with its wildcard entries expanded
@@ -135,21 +81,3 @@ func expandWildcards(pattern map[string]string, all func() map[string]string) ma
 }
 
 func zero(s string) string { return strings.NewReplacer("*", "0", "?", "0").Replace(s) }
-
-// validKey is a qualified name: an optional DNS subdomain prefix and a name.
-func validKey(k string) bool {
-	name := k
-	if i := strings.LastIndex(k, "/"); i >= 0 {
-		prefix := k[:i]
-		name = k[i+1:]
-		if prefix == "" || len(prefix) > 253 || !k8sname.IsDNS1123Subdomain(prefix) {
-			return false
-		}
-	}
-	return name != "" && len(name) <= 63 && k8sname.IsQualifiedName(name)
-}
-
-// validValue is an empty string or a label name.
-func validValue(v string) bool {
-	return v == "" || len(v) <= 63 && k8sname.IsQualifiedName(v)
-}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/genplay/genplay/engine/labels"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 )
@@ -43,7 +44,7 @@ func Parse(doc *source.Document, obj resource.Object) (*Policy, source.Diagnosti
 		d.errorf(fieldPath{"apiVersion"}, "no matches for kind %q in version %q", obj.Kind(), obj.APIVersion())
 		return nil, d.result()
 	}
-	sch.check(d, obj, nil)
+	sch.Check(d, obj, nil)
 	p := &Policy{
 		APIVersion: obj.APIVersion(),
 		Kind:       obj.Kind(),
@@ -144,22 +145,7 @@ func parseResources(m map[string]any) ResourceDescription {
 }
 
 // parseSelector returns nil when the selector is absent.
-func parseSelector(v any) *LabelSelector {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return nil
-	}
-	s := &LabelSelector{MatchLabels: stringMapOf(m, "matchLabels")}
-	for _, e := range list(m, "matchExpressions") {
-		em := asMap(e)
-		s.MatchExpressions = append(s.MatchExpressions, Requirement{
-			Key:      stringOr(em, "key", ""),
-			Operator: stringOr(em, "operator", ""),
-			Values:   stringList(em, "values"),
-		})
-	}
-	return s
-}
+func parseSelector(v any) *LabelSelector { return labels.Parse(v) }
 
 func parseGeneration(m map[string]any) *Generation {
 	g := &Generation{

@@ -1,9 +1,7 @@
 package policy
 
 import (
-	"strconv"
-	"strings"
-
+	"github.com/genplay/genplay/engine/internal/schema"
 	"github.com/genplay/genplay/engine/source"
 )
 
@@ -26,23 +24,7 @@ func (p fieldPath) index(i int) fieldPath {
 }
 
 // String renders the path as Kubernetes field paths do: spec.rules[0].name.
-func (p fieldPath) String() string {
-	var b strings.Builder
-	for _, s := range p {
-		switch t := s.(type) {
-		case string:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(t)
-		case int:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(t))
-			b.WriteByte(']')
-		}
-	}
-	return b.String()
-}
+func (p fieldPath) String() string { return schema.Path(p).String() }
 
 // diags collects diagnostics positioned in one document.
 type diags struct {
@@ -60,6 +42,11 @@ func (d *diags) pos(p fieldPath) source.Pos {
 
 func (d *diags) errorf(p fieldPath, format string, args ...any) {
 	d.list = append(d.list, source.Errorf(d.pos(p), format, args...))
+}
+
+// Errorf makes diags a schema.Reporter.
+func (d *diags) Errorf(p schema.Path, format string, args ...any) {
+	d.errorf(fieldPath(p), format, args...)
 }
 
 func (d *diags) warnf(p fieldPath, format string, args ...any) {

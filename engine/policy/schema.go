@@ -1,142 +1,89 @@
 package policy
 
-import (
-	"fmt"
-	"math"
-	"slices"
-	"strings"
+import "github.com/genplay/genplay/engine/internal/schema"
 
-	"github.com/genplay/genplay/engine/resource"
-)
-
-// typ is an OpenAPI type of Kyverno's CRD schema.
-type typ uint8
-
-const (
-	tAny       typ = iota // x-kubernetes-preserve-unknown-fields without a type
-	tObject               // object with known properties
-	tFree                 // object with any content
-	tArray                //
-	tString               //
-	tBool                 //
-	tInt                  //
-	tStringMap            // object with string values
-)
-
-// schema is the part of a CRD schema that strict validation needs.
-type schema struct {
-	typ      typ
-	props    map[string]*schema
-	items    *schema
-	enum     []string
-	required []string
-}
-
-func object(props map[string]*schema, required ...string) *schema {
-	return &schema{typ: tObject, props: props, required: required}
-}
-func arrayOf(items *schema) *schema { return &schema{typ: tArray, items: items} }
-func str(enum ...string) *schema    { return &schema{typ: tString, enum: enum} }
-func boolean() *schema              { return &schema{typ: tBool} }
-func integer() *schema              { return &schema{typ: tInt} }
-func free() *schema                 { return &schema{typ: tFree} }
-func anything() *schema             { return &schema{typ: tAny} }
-func stringMap() *schema            { return &schema{typ: tStringMap} }
-func stringsSchema() *schema        { return arrayOf(str()) }
-
-func labelSelector() *schema {
-	return object(map[string]*schema{
-		"matchLabels": stringMap(),
-		"matchExpressions": arrayOf(object(map[string]*schema{
-			"key":      str(),
-			"operator": str(),
-			"values":   stringsSchema(),
-		}, "key", "operator")),
+func resourceDescription() *schema.Schema {
+	return schema.Object(map[string]*schema.Schema{
+		"kinds":             schema.Strings(),
+		"name":              schema.Str(),
+		"names":             schema.Strings(),
+		"namespaces":        schema.Strings(),
+		"annotations":       schema.StringMap(),
+		"selector":          schema.LabelSelector(),
+		"namespaceSelector": schema.LabelSelector(),
+		"operations":        schema.ArrayOf(schema.Str("CREATE", "CONNECT", "UPDATE", "DELETE")),
 	})
 }
 
-func resourceDescription() *schema {
-	return object(map[string]*schema{
-		"kinds":             stringsSchema(),
-		"name":              str(),
-		"names":             stringsSchema(),
-		"namespaces":        stringsSchema(),
-		"annotations":       stringMap(),
-		"selector":          labelSelector(),
-		"namespaceSelector": labelSelector(),
-		"operations":        arrayOf(str("CREATE", "CONNECT", "UPDATE", "DELETE")),
-	})
-}
-
-func userInfoProps(props map[string]*schema) map[string]*schema {
-	props["roles"] = stringsSchema()
-	props["clusterRoles"] = stringsSchema()
-	props["subjects"] = arrayOf(object(map[string]*schema{
-		"apiGroup":  str(),
-		"kind":      str(),
-		"name":      str(),
-		"namespace": str(),
+func userInfoProps(props map[string]*schema.Schema) map[string]*schema.Schema {
+	props["roles"] = schema.Strings()
+	props["clusterRoles"] = schema.Strings()
+	props["subjects"] = schema.ArrayOf(schema.Object(map[string]*schema.Schema{
+		"apiGroup":  schema.Str(),
+		"kind":      schema.Str(),
+		"name":      schema.Str(),
+		"namespace": schema.Str(),
 	}, "kind", "name"))
 	return props
 }
 
-func resourceFilter() *schema {
-	return object(userInfoProps(map[string]*schema{"resources": resourceDescription()}))
+func resourceFilter() *schema.Schema {
+	return schema.Object(userInfoProps(map[string]*schema.Schema{"resources": resourceDescription()}))
 }
 
-func matchResources(legacy bool) *schema {
-	props := map[string]*schema{
-		"any": arrayOf(resourceFilter()),
-		"all": arrayOf(resourceFilter()),
+func matchResources(legacy bool) *schema.Schema {
+	props := map[string]*schema.Schema{
+		"any": schema.ArrayOf(resourceFilter()),
+		"all": schema.ArrayOf(resourceFilter()),
 	}
 	if legacy {
 		props["resources"] = resourceDescription()
 		userInfoProps(props)
 	}
-	return object(props)
+	return schema.Object(props)
 }
 
-func contextEntries() *schema {
-	return arrayOf(object(map[string]*schema{
-		"name": str(),
-		"variable": object(map[string]*schema{
-			"value":    anything(),
-			"jmesPath": str(),
-			"default":  anything(),
+func contextEntries() *schema.Schema {
+	return schema.ArrayOf(schema.Object(map[string]*schema.Schema{
+		"name": schema.Str(),
+		"variable": schema.Object(map[string]*schema.Schema{
+			"value":    schema.Any(),
+			"jmesPath": schema.Str(),
+			"default":  schema.Any(),
 		}),
-		"configMap": object(map[string]*schema{
-			"name":      str(),
-			"namespace": str(),
+		"configMap": schema.Object(map[string]*schema.Schema{
+			"name":      schema.Str(),
+			"namespace": schema.Str(),
 		}, "name"),
-		"apiCall": object(map[string]*schema{
-			"urlPath":  str(),
-			"method":   str("GET", "POST"),
-			"jmesPath": str(),
-			"default":  anything(),
-			"data": arrayOf(object(map[string]*schema{
-				"key":   str(),
-				"value": anything(),
+		"apiCall": schema.Object(map[string]*schema.Schema{
+			"urlPath":  schema.Str(),
+			"method":   schema.Str("GET", "POST"),
+			"jmesPath": schema.Str(),
+			"default":  schema.Any(),
+			"data": schema.ArrayOf(schema.Object(map[string]*schema.Schema{
+				"key":   schema.Str(),
+				"value": schema.Any(),
 			}, "key", "value")),
-			"service": object(map[string]*schema{
-				"url":      str(),
-				"caBundle": str(),
-				"headers": arrayOf(object(map[string]*schema{
-					"key":   str(),
-					"value": str(),
+			"service": schema.Object(map[string]*schema.Schema{
+				"url":      schema.Str(),
+				"caBundle": schema.Str(),
+				"headers": schema.ArrayOf(schema.Object(map[string]*schema.Schema{
+					"key":   schema.Str(),
+					"value": schema.Str(),
 				}, "key", "value")),
 			}, "url"),
 		}),
-		"globalReference": object(map[string]*schema{
-			"name":     str(),
-			"jmesPath": str(),
+		"globalReference": schema.Object(map[string]*schema.Schema{
+			"name":     schema.Str(),
+			"jmesPath": schema.Str(),
 		}, "name"),
-		"imageRegistry": object(map[string]*schema{
-			"reference": str(),
-			"jmesPath":  str(),
-			"imageRegistryCredentials": object(map[string]*schema{
-				"allowInsecureRegistry": boolean(),
-				"providers":             arrayOf(str("default", "amazon", "azure", "google", "github")),
-				"secrets":               stringsSchema(),
+		"imageRegistry": schema.Object(map[string]*schema.Schema{
+			"reference": schema.Str(),
+			"jmesPath":  schema.Str(),
+			"imageRegistryCredentials": schema.Object(map[string]*schema.Schema{
+				"allowInsecureRegistry": schema.Bool(),
+				"providers":             schema.ArrayOf(schema.Str("default", "amazon", "azure", "google", "github")),
+				"secrets":               schema.Strings(),
 			}),
 		}, "reference"),
 	}, "name"))
@@ -146,201 +93,103 @@ var conditionOperators = []string{"Equals", "NotEquals", "In", "AnyIn", "AllIn",
 	"GreaterThanOrEquals", "GreaterThan", "LessThanOrEquals", "LessThan",
 	"DurationGreaterThanOrEquals", "DurationGreaterThan", "DurationLessThanOrEquals", "DurationLessThan"}
 
-func anyAllConditions() *schema {
-	cond := object(map[string]*schema{
-		"key":      anything(),
-		"operator": str(conditionOperators...),
-		"value":    anything(),
-		"message":  str(),
+func anyAllConditions() *schema.Schema {
+	cond := schema.Object(map[string]*schema.Schema{
+		"key":      schema.Any(),
+		"operator": schema.Str(conditionOperators...),
+		"value":    schema.Any(),
+		"message":  schema.Str(),
 	})
-	return object(map[string]*schema{"any": arrayOf(cond), "all": arrayOf(cond)})
+	return schema.Object(map[string]*schema.Schema{"any": schema.ArrayOf(cond), "all": schema.ArrayOf(cond)})
 }
 
 // generatePatternProps are the fields shared by generate and its foreach entries.
-func generatePatternProps() map[string]*schema {
-	return map[string]*schema{
-		"apiVersion": str(),
-		"kind":       str(),
-		"name":       str(),
-		"namespace":  str(),
-		"uid":        str(),
-		"data":       anything(),
-		"clone": object(map[string]*schema{
-			"name":      str(),
-			"namespace": str(),
+func generatePatternProps() map[string]*schema.Schema {
+	return map[string]*schema.Schema{
+		"apiVersion": schema.Str(),
+		"kind":       schema.Str(),
+		"name":       schema.Str(),
+		"namespace":  schema.Str(),
+		"uid":        schema.Str(),
+		"data":       schema.Any(),
+		"clone": schema.Object(map[string]*schema.Schema{
+			"name":      schema.Str(),
+			"namespace": schema.Str(),
 		}),
-		"cloneList": object(map[string]*schema{
-			"namespace": str(),
-			"kinds":     stringsSchema(),
-			"selector":  labelSelector(),
+		"cloneList": schema.Object(map[string]*schema.Schema{
+			"namespace": schema.Str(),
+			"kinds":     schema.Strings(),
+			"selector":  schema.LabelSelector(),
 		}),
 	}
 }
 
-func generation() *schema {
+func generation() *schema.Schema {
 	props := generatePatternProps()
-	props["synchronize"] = boolean()
-	props["orphanDownstreamOnPolicyDelete"] = boolean()
-	props[orphanedAlias] = boolean() // not in the CRD; see Parse
-	props["generateExisting"] = boolean()
+	props["synchronize"] = schema.Bool()
+	props["orphanDownstreamOnPolicyDelete"] = schema.Bool()
+	props[orphanedAlias] = schema.Bool() // not in the CRD; see Parse
+	props["generateExisting"] = schema.Bool()
 	foreach := generatePatternProps()
-	foreach["list"] = str()
+	foreach["list"] = schema.Str()
 	foreach["context"] = contextEntries()
 	foreach["preconditions"] = anyAllConditions()
-	props["foreach"] = arrayOf(object(foreach))
-	return object(props)
+	props["foreach"] = schema.ArrayOf(schema.Object(foreach))
+	return schema.Object(props)
 }
 
 // orphanedAlias is the field name some tutorials use for
 // orphanDownstreamOnPolicyDelete.
 const orphanedAlias = "orphaned"
 
-func policySchema(version string) *schema {
+func policySchema(version string) *schema.Schema {
 	legacy := version == "v1"
-	preconditions := anything()
+	preconditions := schema.Any()
 	if !legacy {
 		preconditions = anyAllConditions()
 	}
-	rule := object(map[string]*schema{
-		"name":                   str(),
+	rule := schema.Object(map[string]*schema.Schema{
+		"name":                   schema.Str(),
 		"context":                contextEntries(),
 		"match":                  matchResources(legacy),
 		"exclude":                matchResources(legacy),
 		"preconditions":          preconditions,
-		"celPreconditions":       arrayOf(free()),
-		"imageExtractors":        free(),
-		"reportProperties":       stringMap(),
-		"skipBackgroundRequests": boolean(),
+		"celPreconditions":       schema.ArrayOf(schema.Free()),
+		"imageExtractors":        schema.Free(),
+		"reportProperties":       schema.StringMap(),
+		"skipBackgroundRequests": schema.Bool(),
 		"generate":               generation(),
-		"validate":               free(),
-		"mutate":                 free(),
-		"verifyImages":           arrayOf(free()),
+		"validate":               schema.Free(),
+		"mutate":                 schema.Free(),
+		"verifyImages":           schema.ArrayOf(schema.Free()),
 	}, "match", "name")
-	spec := object(map[string]*schema{
-		"rules":                            arrayOf(rule),
-		"admission":                        boolean(),
-		"applyRules":                       str("All", "One"),
-		"background":                       boolean(),
-		"emitWarning":                      boolean(),
-		"failurePolicy":                    str("Ignore", "Fail"),
-		"generateExisting":                 boolean(),
-		"generateExistingOnPolicyUpdate":   boolean(),
-		"mutateExistingOnPolicyUpdate":     boolean(),
-		"schemaValidation":                 boolean(),
-		"useServerSideApply":               boolean(),
-		"validationFailureAction":          str("audit", "enforce", "Audit", "Enforce"),
-		"validationFailureActionOverrides": arrayOf(free()),
-		"webhookConfiguration":             free(),
-		"webhookTimeoutSeconds":            integer(),
+	spec := schema.Object(map[string]*schema.Schema{
+		"rules":                            schema.ArrayOf(rule),
+		"admission":                        schema.Bool(),
+		"applyRules":                       schema.Str("All", "One"),
+		"background":                       schema.Bool(),
+		"emitWarning":                      schema.Bool(),
+		"failurePolicy":                    schema.Str("Ignore", "Fail"),
+		"generateExisting":                 schema.Bool(),
+		"generateExistingOnPolicyUpdate":   schema.Bool(),
+		"mutateExistingOnPolicyUpdate":     schema.Bool(),
+		"schemaValidation":                 schema.Bool(),
+		"useServerSideApply":               schema.Bool(),
+		"validationFailureAction":          schema.Str("audit", "enforce", "Audit", "Enforce"),
+		"validationFailureActionOverrides": schema.ArrayOf(schema.Free()),
+		"webhookConfiguration":             schema.Free(),
+		"webhookTimeoutSeconds":            schema.Int(),
 	})
-	return object(map[string]*schema{
-		"apiVersion": str(),
-		"kind":       str(),
-		"metadata":   free(),
+	return schema.Object(map[string]*schema.Schema{
+		"apiVersion": schema.Str(),
+		"kind":       schema.Str(),
+		"metadata":   schema.Free(),
 		"spec":       spec,
-		"status":     free(),
+		"status":     schema.Free(),
 	}, "spec")
 }
 
-var schemas = map[string]*schema{
+var schemas = map[string]*schema.Schema{
 	"v1":      policySchema("v1"),
 	"v2beta1": policySchema("v2beta1"),
-}
-
-// jsonType names a value's type as OpenAPI validation messages do.
-func jsonType(v any) string {
-	switch t := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case float64:
-		if t == math.Trunc(t) {
-			return "integer"
-		}
-		return "number"
-	case map[string]any, resource.Object:
-		return "object"
-	case []any:
-		return "array"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// check validates v against s like the API server with strict field
-// validation: unknown fields, wrong types, enums and missing required fields.
-func (s *schema) check(d *diags, v any, p fieldPath) {
-	if v == nil {
-		return // the API server prunes nulls of non-nullable fields
-	}
-	if o, ok := v.(resource.Object); ok {
-		v = map[string]any(o)
-	}
-	typeError := func(want string) {
-		d.errorf(p, "%s: Invalid value: %q: %s in body must be of type %s: %q", p, jsonType(v), p, want, jsonType(v))
-	}
-	switch s.typ {
-	case tAny:
-	case tObject, tFree, tStringMap:
-		m, ok := v.(map[string]any)
-		if !ok {
-			typeError("object")
-			return
-		}
-		switch s.typ {
-		case tStringMap:
-			for _, k := range resource.SortedKeys(m) {
-				if _, ok := m[k].(string); !ok && m[k] != nil {
-					kp := p.key(k)
-					d.errorf(kp, "%s: Invalid value: %q: %s in body must be of type string: %q", kp, jsonType(m[k]), kp, jsonType(m[k]))
-				}
-			}
-		case tObject:
-			for _, k := range resource.SortedKeys(m) {
-				child, known := s.props[k]
-				if !known {
-					d.errorf(p.key(k), "strict decoding error: unknown field %q", p.key(k).String())
-					continue
-				}
-				child.check(d, m[k], p.key(k))
-			}
-			for _, r := range s.required {
-				if _, ok := m[r]; !ok {
-					d.errorf(p, "%s: Required value", p.key(r))
-				}
-			}
-		}
-	case tArray:
-		l, ok := v.([]any)
-		if !ok {
-			typeError("array")
-			return
-		}
-		for i, e := range l {
-			s.items.check(d, e, p.index(i))
-		}
-	case tString:
-		sv, ok := v.(string)
-		if !ok {
-			typeError("string")
-			return
-		}
-		if len(s.enum) > 0 && !slices.Contains(s.enum, sv) {
-			quoted := make([]string, len(s.enum))
-			for i, e := range s.enum {
-				quoted[i] = fmt.Sprintf("%q", e)
-			}
-			d.errorf(p, "%s: Unsupported value: %q: supported values: %s", p, sv, strings.Join(quoted, ", "))
-		}
-	case tBool:
-		if _, ok := v.(bool); !ok {
-			typeError("boolean")
-		}
-	case tInt:
-		if jsonType(v) != "integer" {
-			typeError("integer")
-		}
-	}
 }

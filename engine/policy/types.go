@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/genplay/genplay/engine/labels"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 )
@@ -99,18 +100,12 @@ type Subject struct {
 	Namespace string
 }
 
-// LabelSelector is a metav1.LabelSelector.
-type LabelSelector struct {
-	MatchLabels      map[string]string
-	MatchExpressions []Requirement
-}
+// LabelSelector is a metav1.LabelSelector; engine/match gives it Kyverno's
+// semantics (wildcards in matchLabels).
+type LabelSelector = labels.Selector
 
 // Requirement is one matchExpressions entry.
-type Requirement struct {
-	Key      string
-	Operator string // In, NotIn, Exists, DoesNotExist
-	Values   []string
-}
+type Requirement = labels.Requirement
 
 // Generation is a rule's generate block.
 type Generation struct {

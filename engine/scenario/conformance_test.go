@@ -29,16 +29,25 @@ func conformance(t *testing.T) (root string) {
 	return dir
 }
 
+// brokenTest names ../sync-new-label-secrets.yaml, which Kyverno's suite
+// does not hold (the test lives in a dot-directory next to a CLI test).
+const brokenTest = "generating-policies/clone/nosync/clone-multiple-targets/.chainsaw-test/chainsaw-test.yaml"
+
 func TestConformanceTestsLoad(t *testing.T) {
 	dir := conformance(t)
 	fsys := os.DirFS(dir)
-	files, err := scenario.Discover(fsys, "generate")
+	files, err := scenario.Discover(fsys, ".")
 	require.NoError(t, err)
-	require.Len(t, files, 130, "every ClusterPolicy conformance test is discovered")
+	// 130 in generate/ (ClusterPolicy) and 65 in generating-policies/ (CEL).
+	require.Len(t, files, 195, "every conformance test is discovered")
 
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
 			tests, diags := scenario.Load(fsys, f)
+			if f == brokenTest {
+				require.NotEmpty(t, diags, "%s names a file the suite does not hold", f)
+				return
+			}
 			require.Empty(t, diags)
 			require.Len(t, tests, 1)
 			for _, s := range tests[0].Steps {

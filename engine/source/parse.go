@@ -42,6 +42,7 @@ type Document struct {
 	Value any
 
 	root *yaml.Node
+	src  []byte // the whole file, for Scalar
 }
 
 // Object returns the document as a Kubernetes object when it is a mapping.
@@ -177,7 +178,7 @@ func Parse(file string, data []byte) ([]*Document, Diagnostics) {
 		if !ok || len(c.diags) > 0 || v == nil {
 			continue
 		}
-		docs = append(docs, &Document{File: file, Index: len(docs), Line: root.Line, Value: v, root: root})
+		docs = append(docs, &Document{File: file, Index: len(docs), Line: root.Line, Value: v, root: root, src: data})
 	}
 	return docs, diags.Capped(maxParseDiagnostics)
 }
@@ -667,5 +668,5 @@ func (d *Document) Sub(path ...any) *Document {
 			}
 		}
 	}
-	return &Document{File: d.File, Index: d.Index, Line: n.Line, Value: value, root: n}
+	return &Document{File: d.File, Index: d.Index, Line: n.Line, Value: value, root: n, src: d.src}
 }

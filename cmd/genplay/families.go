@@ -1,0 +1,13 @@
+package main
+
+import (
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/gpol/controller"
+)
+
+// families are the policy families the CLI simulates besides ClusterPolicy
+// and Policy: the CEL GeneratingPolicy family. Every command that runs the
+// engine (run, test, serve) passes them in engine.Options.Families, the one
+// place a family is registered; the browser's core build (wasm/) and the
+// Workers entry point (cmd/worker) leave them out to stay free of cel-go.
+var families = []generate.NewFamily{controller.New}

@@ -1,0 +1,434 @@
+package controller
+
+import (
+	"sort"
+
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// watchManager is Kyverno's WatchManager (K:pkg/background/gpol/
+// dynamic_watcher.go, §3.6): the background controller's in-memory cache of
+// every object a synchronize policy generated, keyed by UID, and a watch per
+// kind that reverts, recreates and propagates from it. A restart loses it.
+type watchManager struct {
+	f *Family
+	// cache holds the tracked objects by UID.
+	cache map[string]*cached
+	// policyRefs lists, per policy key, the kinds it has objects of.
+	policyRefs map[string]map[resource.GVK]bool
+	// refCount counts, per kind, the policies watching it.
+	refCount map[resource.GVK]int
+}
+
+// cached is a metadataCache entry.
+type cached struct {
+	uid     string
+	ref     resource.Ref
+	labels  map[string]string
+	content any // what the hash covers: labels, annotations and the object without metadata and status
+	data    resource.Object
+}
+
+func newWatchManager(f *Family) *watchManager {
+	return &watchManager{f: f, cache: map[string]*cached{}, policyRefs: map[string]map[resource.GVK]bool{}, refCount: map[resource.GVK]int{}}
+}
+
+// hashContent is what CalculateResourceHash covers.
+func hashContent(obj resource.Object) any {
+	body := map[string]any{}
+	for k, v := range obj {
+		switch k {
+		case "metadata", "status", "scale":
+			continue
+		}
+		body[k] = v
+	}
+	if spec, ok := body["spec"].(map[string]any); ok {
+		if _, has := spec["nodeName"]; has {
+			s := map[string]any{}
+			for k, v := range spec {
+				if k != "nodeName" {
+					s[k] = v
+				}
+			}
+			body["spec"] = s
+		}
+	}
+	return []any{anyMap(obj.Labels()), anyMap(obj.Annotations()), body}
+}
+
+func anyMap(m map[string]string) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func newCached(obj resource.Object) *cached {
+	data := obj.DeepCopy()
+	return &cached{uid: obj.UID(), ref: obj.Ref(), labels: obj.Labels(), content: hashContent(data), data: data}
+}
+
+// sortedUIDs returns the cache's UIDs in order, for determinism.
+func (w *watchManager) sortedUIDs() []string {
+	uids := make([]string, 0, len(w.cache))
+	for u := range w.cache {
+		uids = append(uids, u)
+	}
+	sort.Strings(uids)
+	return uids
+}
+
+// syncWatchers is SyncWatchers: cache the objects a sync policy's Pass
+// returned and watch their kinds; drop (and delete) this trigger's objects
+// of kinds the policy referenced before and did not produce now.
+func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated []resource.Object, p *gpol.Policy) {
+	refs := w.policyRefs[policyKey]
+	if refs == nil {
+		refs = map[resource.GVK]bool{}
+		w.policyRefs[policyKey] = refs
+	}
+	produced := map[resource.GVK]bool{}
+	for _, obj := range generated {
+		g := obj.GVK()
+		produced[g] = true
+		if !refs[g] {
+			refs[g] = true
+			w.refCount[g]++
+		}
+		w.cache[obj.UID()] = newCached(obj)
+	}
+	for g := range refs {
+		if produced[g] {
+			continue
+		}
+		for _, uid := range w.sortedUIDs() {
+			c := w.cache[uid]
+			if c.data.GVK() != g || c.labels[generate.LabelTriggerUID] != t.uid || c.labels[generate.LabelPolicyName] != policyKey {
+				continue
+			}
+			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked (SyncWatchers)")
+		}
+	}
+}
+
+// cleanupStale is CleanupStaleDownstreams: after an admission UPDATE with
+// synchronize, delete tracked objects of the policy and trigger that were
+// not generated this time.
+func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []resource.Object, p *gpol.Policy) {
+	want := map[resource.Ref]bool{}
+	for _, d := range desired {
+		want[d.Ref()] = true
+	}
+	for _, uid := range w.sortedUIDs() {
+		c := w.cache[uid]
+		if c.labels[generate.LabelPolicyName] != policyKey || c.labels[generate.LabelTriggerUID] != t.uid || want[c.ref] {
+			continue
+		}
+		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it (CleanupStaleDownstreams)")
+	}
+}
+
+// deleteDownstreams is DeleteDownstreams: delete the cached objects of the
+// policy (and trigger), by cached name. The cache filter compares the
+// policy-name label with the policy key, which for a
+// NamespacedGeneratingPolicy (key namespace/name, label name) never matches.
+func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gpol.Policy, reason string) int {
+	n := 0
+	for _, uid := range w.sortedUIDs() {
+		c := w.cache[uid]
+		if c.labels[generate.LabelPolicyName] != policyKey {
+			continue
+		}
+		if t != nil && c.labels[generate.LabelTriggerUID] != t.uid {
+			continue
+		}
+		w.deleteCached(c, p, reason)
+		n++
+	}
+	if n == 0 && p != nil && p.Namespaced() && t != nil {
+		tref := t.ref()
+		w.f.emit(timeline.ActionKept, nil, p, "", &tref,
+			"not deleted: Kyverno 1.19's WatchManager looks tracked downstreams up by the policy-name label (the policy's name) "+
+				"against the key namespace/name of a NamespacedGeneratingPolicy, which never matches, so nothing is deleted (GENERATING-POLICY.md §3.6)")
+	}
+	return n
+}
+
+// getDownstreams is GetDownstreams: copies of the policy's cached objects.
+func (w *watchManager) getDownstreams(policyKey string) []*cached {
+	var out []*cached
+	for _, uid := range w.sortedUIDs() {
+		if c := w.cache[uid]; c.labels[generate.LabelPolicyName] == policyKey {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// removeWatchersForPolicy is RemoveWatchersForPolicy.
+func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstream bool, p *gpol.Policy, keep, del string) {
+	for _, uid := range w.sortedUIDs() {
+		c := w.cache[uid]
+		if c.labels[generate.LabelPolicyName] != policyKey {
+			continue
+		}
+		_, clone := c.labels[generate.LabelSourceUID]
+		switch {
+		case deleteDownstream && !clone:
+			w.deleteCached(c, p, del)
+		default:
+			delete(w.cache, uid)
+			if keep != "" {
+				r := c.ref
+				reason := keep
+				if deleteDownstream && clone {
+					reason = "a clone (it carries generate.kyverno.io/source-uid) is never deleted with its policy, whatever orphanDownstreamOnPolicyDelete says (kyverno#17596)"
+				}
+				w.f.emit(timeline.ActionKept, &r, p, "", nil, reason)
+			}
+		}
+	}
+	for g := range w.policyRefs[policyKey] {
+		w.refCount[g]--
+		if w.refCount[g] <= 0 {
+			delete(w.refCount, g)
+		}
+	}
+	delete(w.policyRefs, policyKey)
+}
+
+// deleteCached deletes a tracked object through the API and forgets it.
+func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
+	delete(w.cache, c.uid)
+	r := c.ref
+	live, err := w.f.store.View(r)
+	if err != nil || live.UID() != c.uid {
+		return // already gone, or another object by now
+	}
+	if err := w.f.core.Delete(generate.UserInfo{Username: generate.BackgroundUser}, r); err != nil {
+		return
+	}
+	w.f.emit(timeline.ActionDeleted, &r, p, "", nil, reason)
+}
+
+// watched reports whether some policy watches the kind.
+func (w *watchManager) watched(g resource.GVK) bool { return w.refCount[g] > 0 }
+
+// Observe implements generate.Family: a watch event on a watched kind
+// queues the WatchManager's reaction (handleUpdate, handleDelete).
+func (f *Family) Observe(ev generate.WatchEvent) {
+	if ev.Type == generate.WatchAdded {
+		return
+	}
+	if ev.User.Username != generate.BackgroundUser {
+		f.explainUnwatched(ev)
+	}
+	if !f.watch.watched(ev.Object.GVK()) {
+		return
+	}
+	f.core.Enqueue(&watchEvent{f: f, w: f.watch, ev: ev})
+}
+
+// explainUnwatched says why Kyverno lets a user's change to what a policy
+// without synchronize generated stand.
+func (f *Family) explainUnwatched(ev generate.WatchEvent) {
+	obj := ev.Object
+	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
+		f.explainUnwatchedSource(ev)
+		return
+	}
+	if _, legacy := obj.Label(generate.LabelRuleName); legacy {
+		return
+	}
+	name, ok := obj.Label(generate.LabelPolicyName)
+	if !ok {
+		return
+	}
+	p := f.watch.policyNamed(name)
+	if p == nil || p.Spec.Evaluation.Synchronize {
+		return
+	}
+	r := obj.Ref()
+	if ev.Type == generate.WatchDeleted {
+		f.emit(timeline.ActionKept, &r, p, "", nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
+			"it stays deleted until the policy runs again for its trigger (a trigger update, or generateExisting)")
+		return
+	}
+	f.emit(timeline.ActionKept, &r, p, "", nil, "not reverted: synchronize is off, so Kyverno does not watch what this policy generated; "+
+		"the change stays until the policy runs again for its trigger, which rewrites the downstream")
+}
+
+// watchEvent is one watch event waiting for the WatchManager's goroutine.
+type watchEvent struct {
+	f  *Family
+	w  *watchManager // the manager that watched it: a restart drops its events
+	ev generate.WatchEvent
+}
+
+// Key implements generate.Work.
+func (e *watchEvent) Key() string {
+	return "watch|" + e.ev.Type + "|" + e.ev.Object.UID() + "|" + e.ev.Object.ResourceVersion()
+}
+
+// Run implements generate.Work.
+func (e *watchEvent) Run() {
+	if e.w != e.f.watch {
+		return // the watcher that saw it is gone with its controller
+	}
+	if e.ev.Type == generate.WatchDeleted {
+		e.w.handleDelete(e.ev.Object, e.ev.User)
+		return
+	}
+	e.w.handleUpdate(e.ev.Object)
+}
+
+// handleUpdate reverts a tracked object, or propagates a clone source.
+func (w *watchManager) handleUpdate(obj resource.Object) {
+	if c := w.cache[obj.UID()]; c != nil {
+		if resource.Equal(hashContent(obj), c.content) {
+			return
+		}
+		p := w.policyOf(c)
+		next := c.data.DeepCopy()
+		md := next.Metadata()
+		delete(md, "uid")
+		delete(md, "resourceVersion")
+		if _, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next); err == nil {
+			r := c.ref
+			w.f.emit(timeline.ActionReverted, &r, p, "", nil,
+				"synchronize is on: Kyverno's watch saw the change and put back the copy it cached when it generated the downstream (WatchManager.handleUpdate)")
+		}
+		return
+	}
+	// Not tracked: maybe a clone source.
+	for _, d := range w.bySource(obj) {
+		c := w.cache[d.UID()]
+		if c == nil {
+			continue
+		}
+		next := obj.DeepCopy()
+		md := next.Metadata()
+		for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "managedFields", "selfLink", "generation", "ownerReferences"} {
+			delete(md, k)
+		}
+		md["name"], md["namespace"] = c.ref.Name, c.ref.Namespace
+		if c.ref.Namespace == "" {
+			delete(md, "namespace")
+		}
+		next["apiVersion"], next["kind"] = c.ref.APIVersion, c.ref.Kind
+		next.SetLabels(d.Labels())
+		delete(next, "status")
+		updated, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next)
+		if err != nil {
+			continue
+		}
+		w.cache[updated.UID()] = newCached(updated)
+		if updated.ResourceVersion() != d.ResourceVersion() {
+			r := c.ref
+			sref := obj.Ref()
+			w.f.emit(timeline.ActionUpdated, &r, w.policyOf(c), "", nil, "synchronize is on and its clone source "+sref.String()+
+				" changed: Kyverno copies the source's content (the downstream keeps its own labels, kyverno#17595)")
+		}
+	}
+}
+
+// handleDelete recreates a tracked object, or deletes the clones of a
+// deleted source.
+func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo) {
+	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
+		for _, d := range w.bySource(obj) {
+			if c := w.cache[d.UID()]; c != nil {
+				w.deleteCached(c, w.policyOf(c), "synchronize is on and its clone source "+obj.Ref().String()+" was deleted, so Kyverno deletes the clone")
+			}
+		}
+		return
+	}
+	c := w.cache[obj.UID()]
+	r := obj.Ref()
+	if c == nil {
+		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != generate.BackgroundUser && w.knownPolicyName(name) {
+			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), "", nil,
+				"not recreated: Kyverno 1.19 recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
+					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
+		}
+		return
+	}
+	p := w.policyOf(c)
+	next := c.data.DeepCopy()
+	md := next.Metadata()
+	for _, k := range []string{"uid", "resourceVersion", "creationTimestamp", "managedFields", "selfLink", "generation"} {
+		delete(md, k)
+	}
+	delete(next, "status")
+	if _, err := w.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, next); err != nil {
+		w.f.emit(timeline.ActionFailed, &r, p, "", nil, "could not recreate the downstream: "+err.Error())
+		return
+	}
+	w.f.emit(timeline.ActionRecreated, &r, p, "", nil,
+		"synchronize is on: Kyverno's watch saw the deletion and recreated the downstream from its cache (new UID; its cache keeps the old one, "+
+			"so a second deletion is not recreated, kyverno#17265)")
+}
+
+// bySource lists the objects of obj's kind in every namespace cloned from it.
+func (w *watchManager) bySource(obj resource.Object) []resource.Object {
+	if obj.UID() == "" {
+		return nil
+	}
+	return w.f.store.List(cluster.Query{APIVersion: obj.APIVersion(), Kind: obj.Kind(), Labels: map[string]string{generate.LabelSourceUID: obj.UID()}})
+}
+
+// policyOf finds the policy a cached object's labels name, for events.
+func (w *watchManager) policyOf(c *cached) *gpol.Policy {
+	return w.policyNamed(c.labels[generate.LabelPolicyName])
+}
+
+func (w *watchManager) policyNamed(name string) *gpol.Policy {
+	for _, e := range w.f.sortedPolicies() {
+		if e.p.Name == name {
+			return e.p
+		}
+	}
+	return nil
+}
+
+func (w *watchManager) knownPolicyName(name string) bool {
+	for _, e := range w.f.sortedPolicies() {
+		if e.p.Name == name && e.p.Spec.Evaluation.Synchronize {
+			return true
+		}
+	}
+	return false
+}
+
+// explainUnwatchedSource says why a change to a clone source reaches no
+// clone of a policy without synchronize: nothing watches it.
+func (f *Family) explainUnwatchedSource(ev generate.WatchEvent) {
+	anyUnsynced := false
+	for _, e := range f.sortedPolicies() {
+		anyUnsynced = anyUnsynced || !e.p.Spec.Evaluation.Synchronize
+	}
+	if !anyUnsynced {
+		return
+	}
+	src := ev.Object.Ref()
+	for _, d := range f.watch.bySource(ev.Object) {
+		name, _ := d.Label(generate.LabelPolicyName)
+		p := f.watch.policyNamed(name)
+		if p == nil || p.Spec.Evaluation.Synchronize {
+			continue
+		}
+		r := d.Ref()
+		what := "change"
+		if ev.Type == generate.WatchDeleted {
+			what = "deletion"
+		}
+		f.emit(timeline.ActionKept, &r, p, "", nil, "not propagated: synchronize is off, so Kyverno does not watch the clone source "+src.String()+
+			"; the "+what+" reaches this clone only when the policy runs again for its trigger")
+	}
+}

@@ -1,0 +1,395 @@
+package source
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Scalar is a string value of a Document together with where its text was
+// written, so that a position inside the decoded value (a column in a CEL
+// expression, a line of an embedded template) maps back to the file. It
+// understands every scalar style: plain, single- and double-quoted (with
+// escapes), literal | and folded > blocks (with chomping and indentation
+// indicators).
+type Scalar struct {
+	file      string
+	src       []byte // the whole file; nil when unknown
+	value     string
+	style     yaml.Style
+	line, col int // where the node starts: the first character, the opening quote or the block indicator
+	parentCol int // column of the key (or sequence entry) holding the value; 0 when unknown
+}
+
+// Scalar returns the scalar at path (keys and indexes, as for Pos), or nil
+// when there is none.
+func (d *Document) Scalar(path ...any) *Scalar {
+	if d == nil || d.root == nil {
+		return nil
+	}
+	var at *yaml.Node
+	n := d.root
+	for _, step := range path {
+		n = deref(n, 0)
+		var next *yaml.Node
+		switch s := step.(type) {
+		case string:
+			if n.Kind == yaml.MappingNode {
+				at, next = lookupKey(n, s, 0)
+			}
+		case int:
+			if n.Kind == yaml.SequenceNode && s >= 0 && s < len(n.Content) {
+				at, next = nil, n.Content[s]
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
+	}
+	if n.Kind != yaml.ScalarNode {
+		return nil // an alias is positioned at its anchor: no text of its own to map
+	}
+	s := &Scalar{file: d.File, src: d.src, value: n.Value, style: n.Style &^ yaml.TaggedStyle, line: n.Line, col: n.Column}
+	if at != nil {
+		s.parentCol = at.Column
+	}
+	return s
+}
+
+// Value returns the decoded text.
+func (s *Scalar) Value() string { return s.value }
+
+// Pos returns where the scalar starts.
+func (s *Scalar) Pos() Pos { return Pos{File: s.file, Line: s.line, Col: s.col} }
+
+// PosAt maps a position inside the decoded value (line and column 1-based,
+// columns in code points) to the file. A position the text does not reach
+// maps to the nearest one it does; without the file's text only positions
+// on the first line of a plain scalar are exact.
+func (s *Scalar) PosAt(line, col int) Pos {
+	return s.PosAtOffset(runeOffset(s.value, line, col))
+}
+
+// PosAtOffset maps a rune offset into the decoded value to the file.
+func (s *Scalar) PosAtOffset(offset int) Pos {
+	if s == nil {
+		return Pos{}
+	}
+	start := s.Pos()
+	offset = max(offset, 0)
+	if s.src == nil {
+		if s.style == 0 && !containsNewline(s.value) {
+			start.Col += min(offset, utf8.RuneCountInString(s.value))
+		}
+		return start
+	}
+	toks := s.tokens()
+	if len(toks) == 0 {
+		return start
+	}
+	// Align the value with the tokens: each value rune is the next token
+	// equal to it, after skipping what the style lets the text leave out
+	// (indentation, folded line breaks, quotes doubled as escapes).
+	last := Pos{File: s.file, Line: toks[0].line, Col: toks[0].col}
+	i, n := 0, 0
+	for _, v := range s.value {
+		matched := false
+		for i < len(toks) {
+			t := toks[i]
+			if t.r == v || v == ' ' && t.r == '\n' && !t.escaped {
+				matched = true
+				break
+			}
+			if !s.skippable(t) {
+				break
+			}
+			i++
+		}
+		if !matched {
+			return last
+		}
+		last = Pos{File: s.file, Line: toks[i].line, Col: toks[i].col}
+		if n == offset {
+			return last
+		}
+		i++
+		n++
+	}
+	// Past the end: just after the last character.
+	last.Col++
+	return last
+}
+
+// skippable reports whether the text may hold t without the value having it.
+func (s *Scalar) skippable(t token) bool {
+	if t.escaped {
+		return false
+	}
+	switch t.r {
+	case ' ', '\t', '\n', '\r':
+		return true
+	case '\'':
+		return s.style == yaml.SingleQuotedStyle
+	}
+	return false
+}
+
+// token is one character of the scalar's text as written, or the character
+// an escape sequence stands for (escaped), with its position.
+type token struct {
+	r         rune
+	line, col int
+	escaped   bool
+}
+
+// tokens lists the characters of the scalar's text from its start to the
+// end of its node, leaving out a block scalar's header and indentation and
+// decoding double-quoted escapes.
+func (s *Scalar) tokens() []token {
+	off, ok := byteOffset(s.src, s.line, s.col)
+	if !ok {
+		return nil
+	}
+	line, col := s.line, s.col
+	src := s.src[off:]
+	var out []token
+	next := func() (rune, bool) {
+		if len(src) == 0 {
+			return 0, false
+		}
+		r, size := utf8.DecodeRune(src)
+		src = src[size:]
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		return r, true
+	}
+	// Node properties (a tag, an anchor) come before the content; no
+	// scalar's content starts with ! or &.
+	for len(src) > 0 && (src[0] == '!' || src[0] == '&') {
+		for len(src) > 0 && src[0] != ' ' && src[0] != '\t' && src[0] != '\n' && src[0] != '\r' {
+			next()
+		}
+		for len(src) > 0 && (src[0] == ' ' || src[0] == '\t' || src[0] == '\n' || src[0] == '\r') {
+			next()
+		}
+	}
+	switch s.style {
+	case yaml.LiteralStyle, yaml.FoldedStyle:
+		indent := s.blockIndent(src)
+		for { // the header line
+			r, ok := next()
+			if !ok || r == '\n' {
+				break
+			}
+		}
+		for len(src) > 0 {
+			spaces := 0
+			for spaces < len(src) && src[spaces] == ' ' {
+				spaces++
+			}
+			blank := spaces == len(src) || src[spaces] == '\n' || src[spaces] == '\r'
+			if !blank && spaces < indent {
+				break // a less indented line ends the block
+			}
+			for range min(spaces, indent) {
+				next()
+			}
+			for len(src) > 0 {
+				l, c := line, col
+				r, _ := next()
+				out = append(out, token{r: r, line: l, col: c})
+				if r == '\n' {
+					break
+				}
+			}
+		}
+	case yaml.DoubleQuotedStyle:
+		next() // the opening quote
+		for {
+			l, c := line, col
+			r, ok := next()
+			if !ok || r == '"' {
+				break
+			}
+			if r != '\\' {
+				out = append(out, token{r: r, line: l, col: c})
+				continue
+			}
+			e, ok := next()
+			if !ok {
+				break
+			}
+			switch e {
+			case '\n': // an escaped line break: nothing
+				continue
+			case 'x', 'u', 'U':
+				width := map[rune]int{'x': 2, 'u': 4, 'U': 8}[e]
+				hex := make([]rune, 0, width)
+				for range width {
+					h, ok := next()
+					if !ok {
+						break
+					}
+					hex = append(hex, h)
+				}
+				if v, err := strconv.ParseUint(string(hex), 16, 32); err == nil {
+					out = append(out, token{r: rune(v), line: l, col: c, escaped: true})
+				}
+			default:
+				out = append(out, token{r: unescape(e), line: l, col: c, escaped: true})
+			}
+		}
+	case yaml.SingleQuotedStyle:
+		next() // the opening quote
+		for {
+			l, c := line, col
+			r, ok := next()
+			if !ok {
+				break
+			}
+			if r == '\'' {
+				if len(src) > 0 && src[0] == '\'' {
+					next()
+					out = append(out, token{r: '\'', line: l, col: c, escaped: true})
+					continue
+				}
+				break
+			}
+			out = append(out, token{r: r, line: l, col: c})
+		}
+	default: // plain
+		for {
+			l, c := line, col
+			r, ok := next()
+			if !ok {
+				break
+			}
+			out = append(out, token{r: r, line: l, col: c})
+		}
+	}
+	return out
+}
+
+// blockIndent is the content indentation of a block scalar whose header
+// starts src: parentCol-1 plus the explicit indentation indicator, else
+// the indentation of the first non-empty content line.
+func (s *Scalar) blockIndent(src []byte) int {
+	i := 0
+	for i < len(src) && src[i] != '\n' {
+		if c := src[i]; c >= '1' && c <= '9' && s.parentCol > 0 {
+			return s.parentCol - 1 + int(c-'0')
+		}
+		if src[i] == '#' {
+			break
+		}
+		i++
+	}
+	for i < len(src) && src[i] != '\n' {
+		i++
+	}
+	// The first non-empty line after the header.
+	for i < len(src) {
+		i++ // the line break
+		n := 0
+		for i+n < len(src) && src[i+n] == ' ' {
+			n++
+		}
+		if i+n < len(src) && src[i+n] != '\n' && src[i+n] != '\r' {
+			return n
+		}
+		i += n
+	}
+	return 0
+}
+
+// unescape decodes the one-character escapes of double-quoted YAML.
+func unescape(e rune) rune {
+	switch e {
+	case '0':
+		return 0
+	case 'a':
+		return '\a'
+	case 'b':
+		return '\b'
+	case 't', '\t':
+		return '\t'
+	case 'n':
+		return '\n'
+	case 'v':
+		return '\v'
+	case 'f':
+		return '\f'
+	case 'r':
+		return '\r'
+	case 'e':
+		return 0x1b
+	case 'N':
+		return 0x85
+	case '_':
+		return 0xa0
+	case 'L':
+		return 0x2028
+	case 'P':
+		return 0x2029
+	}
+	return e // ' ', '"', '/', '\\'
+}
+
+// byteOffset finds the byte offset of a 1-based line and column (columns in
+// code points).
+func byteOffset(src []byte, line, col int) (int, bool) {
+	off := 0
+	for l := 1; l < line; l++ {
+		i := indexByte(src[off:], '\n')
+		if i < 0 {
+			return 0, false
+		}
+		off += i + 1
+	}
+	for c := 1; c < col; c++ {
+		if off >= len(src) || src[off] == '\n' {
+			return 0, false
+		}
+		_, size := utf8.DecodeRune(src[off:])
+		off += size
+	}
+	return off, true
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// runeOffset converts a 1-based line and column in text to a rune offset.
+func runeOffset(text string, line, col int) int {
+	l, n := 1, 0
+	for _, r := range text {
+		if l >= line {
+			break
+		}
+		n++
+		if r == '\n' {
+			l++
+		}
+	}
+	return n + max(col, 1) - 1
+}
+
+func containsNewline(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return true
+		}
+	}
+	return false
+}
