@@ -195,4 +195,3 @@ func writeSelector(b *strings.Builder, indent string, s *policy.LabelSelector) {
 		}
 	}
 }
-

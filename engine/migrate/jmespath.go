@@ -445,20 +445,20 @@ var functions = map[string]string{
 
 // recipes are the manual recipes for functions without a counterpart.
 var recipes = map[string]string{
-	"lookup":           "index the map or list directly: MAP[KEY] or LIST[INDEX]",
-	"items":            "CEL has no two-variable comprehension here: build the list with MAP.map(k, {\"key\": k, \"value\": MAP[k]})",
-	"label_match":      "compare the labels: SELECTOR.all(k, k in LABELS && LABELS[k] == SELECTOR[k])",
-	"pattern_match":    "translate the wildcard to a regular expression and use STRING.matches(REGEX)",
+	"lookup":            "index the map or list directly: MAP[KEY] or LIST[INDEX]",
+	"items":             "CEL has no two-variable comprehension here: build the list with MAP.map(k, {\"key\": k, \"value\": MAP[k]})",
+	"label_match":       "compare the labels: SELECTOR.all(k, k in LABELS && LABELS[k] == SELECTOR[k])",
+	"pattern_match":     "translate the wildcard to a regular expression and use STRING.matches(REGEX)",
 	"regex_replace_all": "use regex.replace(STRING, REGEX, REPLACEMENT)",
-	"semver_compare":   "use semver(A).compareTo(semver(B)) (Kubernetes' semver library)",
-	"contains":         "for a string use STRING.contains(SUB), for a list use ELEMENT in LIST",
+	"semver_compare":    "use semver(A).compareTo(semver(B)) (Kubernetes' semver library)",
+	"contains":          "for a string use STRING.contains(SUB), for a list use ELEMENT in LIST",
 	"object_from_lists": "use transform.listObjToMap(KEYS, VALUES, \"key\", \"value\") or build the map literally",
-	"time_since":       "use time.now() - timestamp(START) (a duration)",
-	"time_add":         "use timestamp(T) + duration(D)",
+	"time_since":        "use time.now() - timestamp(START) (a duration)",
+	"time_add":          "use timestamp(T) + duration(D)",
 	"path_canonicalize": "normalise the path with STRING.replace and STRING.split",
-	"to_boolean":       "compare the string: STRING.lowerAscii() == \"true\"",
-	"merge":            "CEL cannot merge maps: build the result map literally",
-	"round":            "use math.round(VALUE, DIGITS)",
+	"to_boolean":        "compare the string: STRING.lowerAscii() == \"true\"",
+	"merge":             "CEL cannot merge maps: build the result map literally",
+	"round":             "use math.round(VALUE, DIGITS)",
 }
 
 func (t *translation) function(node gojmespath.ASTNode, sc *scope) (string, error) {
