@@ -18,6 +18,8 @@ type scope struct {
 	vars map[string]string
 	// element is the CEL name of a foreach element; "" outside foreach.
 	element string
+	// elementIndex is the CEL name of its index; "" when not iterated by index.
+	elementIndex string
 	// trigger is the CEL form of request.object: "object", or the
 	// DELETE-aware form when the rule generates on trigger deletion.
 	trigger string
@@ -175,6 +177,9 @@ func (t *translation) root(names []string, sc *scope) (string, int, error) {
 		}
 		return sc.element, 1, nil
 	case "elementIndex":
+		if sc.elementIndex != "" {
+			return sc.elementIndex, 1, nil
+		}
 		return "", 0, refuse("iterate over lists.range(size(LIST)) and index the list instead",
 			"elementIndex has no equivalent in CEL's macros (two-variable comprehensions are not enabled in a GeneratingPolicy)")
 	case "@":
@@ -290,7 +295,13 @@ func (t *translation) node(node gojmespath.ASTNode, sc *scope) (string, error) {
 		return "", refuse("write the projection with CEL's macros: LIST.map(x, x.field), LIST.filter(x, COND)",
 			"JMESPath projections and filters are not translated")
 	case gojmespath.ASTPipe:
-		return "", refuse("", "JMESPath pipes are not translated")
+		left, err := t.node(node.Children[0], sc)
+		if err != nil {
+			return "", err
+		}
+		right := *sc
+		right.vars = withCurrent(sc.vars, left)
+		return t.node(node.Children[1], &right)
 	}
 	return "", refuse("", "the JMESPath construct %s is not translated", strings.TrimPrefix(node.NodeType.String(), "AST"))
 }

@@ -139,6 +139,9 @@ func (rc *ruleConv) celValue(v any, sc *scope, at []any) (string, bool) {
 		case string:
 			s, good := rc.stringExpr(x, sc, "variable", at...)
 			ok = ok && good
+			if good && hasVars(x) && underStringMap(at) && !strings.HasPrefix(s, "string(") {
+				s = "string(" + s + ")" // label and annotation values are strings
+			}
 			return s
 		default:
 			s, err := literal(x)
@@ -150,6 +153,16 @@ func (rc *ruleConv) celValue(v any, sc *scope, at []any) (string, bool) {
 		}
 	}
 	return walk(v, at), ok
+}
+
+// underStringMap reports whether a path is a label or annotation value.
+func underStringMap(at []any) bool {
+	n := len(at)
+	if n < 2 {
+		return false
+	}
+	k, _ := at[n-2].(string)
+	return k == "labels" || k == "annotations"
 }
 
 // templateValue rewrites the strings of a data value for a template with
@@ -565,6 +578,9 @@ func (rc *ruleConv) target(t policy.Target, at []any, sc *scope, listExpr string
 		if listExpr == "" {
 			return expr
 		}
+		if l, ok := strings.CutPrefix(listExpr, "\x00"); ok {
+			return "cel.bind(elements, " + l + ", lists.range(size(elements)).all(elementIndex, cel.bind(element, elements[elementIndex], " + expr + ")))"
+		}
 		return listExpr + ".all(element, " + expr + ")"
 	}
 	switch {
@@ -757,6 +773,10 @@ func (rc *ruleConv) foreach(i int, fe policy.ForEach) {
 	}
 	sc := rc.sc
 	sc.element = "element"
+	byIndex := usesElementIndex(fe)
+	if byIndex {
+		sc.elementIndex = "elementIndex"
+	}
 	list, err := rc.translate(fe.List, &sc)
 	if !rc.ok(err, "foreach list", append(at, "list")...) {
 		rc.fatal = true
@@ -782,7 +802,16 @@ func (rc *ruleConv) foreach(i int, fe policy.ForEach) {
 			list += ".filter(element, " + strings.Join(conds, " && ") + ")"
 		}
 	}
+	if byIndex {
+		// elementIndex: iterate over the indexes (CEL's macros give no index).
+		list = "\x00" + list
+	}
 	rc.target(fe.Target, at, &sc, list)
+}
+
+// usesElementIndex reports whether a foreach entry's pattern reads elementIndex.
+func usesElementIndex(fe policy.ForEach) bool {
+	return strings.Contains(fmt.Sprint(fe.Data, fe.Name, fe.Namespace, fe.Clone, fe.CloneList), "elementIndex")
 }
 
 // familyNotes are the behaviour differences between the families that
