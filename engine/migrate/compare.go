@@ -132,8 +132,8 @@ func (c *Comparison) align() {
 		sc := StepComparison{Index: l.steps[0].Index, StepName: l.steps[0].StepName, Summary: l.steps[0].Summary, Legacy: l.steps, CEL: r.steps}
 		sc.Diffs = diffClusters(l.steps[len(l.steps)-1].Cluster, r.steps[len(r.steps)-1].Cluster, labelSet)
 		for j := range sc.Diffs {
-			sc.Diffs[j].LegacyReasons = reasonsAbout(l.steps, sc.Diffs[j].Ref)
-			sc.Diffs[j].CELReasons = reasonsAbout(r.steps, sc.Diffs[j].Ref)
+			sc.Diffs[j].LegacyReasons = append(reasonsAbout(l.steps, sc.Diffs[j].Ref), failures(l.steps)...)
+			sc.Diffs[j].CELReasons = append(reasonsAbout(r.steps, sc.Diffs[j].Ref), failures(r.steps)...)
 		}
 		if len(sc.Diffs) > 0 {
 			sc.Cause = cause
@@ -266,6 +266,27 @@ func reasonsAbout(steps []timeline.Step, ref string) []string {
 				who += " (" + e.Policy + ")"
 			}
 			out = append(out, who+": "+e.Reason)
+		}
+	}
+	return out
+}
+
+// failures are what Kyverno could not do in the steps (failed
+// UpdateRequests, errors): the reason an expected object is missing.
+func failures(steps []timeline.Step) []string {
+	var out []string
+	for _, s := range steps {
+		for _, e := range s.Events {
+			if e.Actor != timeline.ActorKyverno || e.Action != timeline.ActionFailed {
+				continue
+			}
+			r := e.Actor + " " + e.Action
+			if e.Policy != "" {
+				r += " (" + e.Policy + ")"
+			}
+			if !slices.Contains(out, r+": "+e.Reason) {
+				out = append(out, r+": "+e.Reason)
+			}
 		}
 	}
 	return out

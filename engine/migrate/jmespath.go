@@ -350,7 +350,12 @@ func (t *translation) or(node gojmespath.ASTNode, sc *scope) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return "(" + l + " || " + r + ")", nil
+		if isBoolean(node.Children[0]) {
+			return "(" + l + " || " + r + ")", nil
+		}
+		// A value or a default: orValue (Kyverno's compatibility macro)
+		// gives the default when the left side fails, as JMESPath's null does.
+		return "(" + l + ").orValue(" + r + ")", nil
 	}
 	base, err := t.pathCEL(names, sc, true)
 	if err != nil {
@@ -365,6 +370,21 @@ func (t *translation) or(node gojmespath.ASTNode, sc *scope) (string, error) {
 		return "(" + base + " || " + def + ")", nil
 	}
 	return base + ".orValue(" + def + ")", nil
+}
+
+// isBoolean reports whether a JMESPath node yields a boolean.
+func isBoolean(n gojmespath.ASTNode) bool {
+	switch n.NodeType {
+	case gojmespath.ASTComparator, gojmespath.ASTAndExpression, gojmespath.ASTOrExpression, gojmespath.ASTNotExpression:
+		return true
+	case gojmespath.ASTLiteral:
+		_, ok := n.Value.(bool)
+		return ok
+	case gojmespath.ASTFunctionExpression:
+		name, _ := n.Value.(string)
+		return slices.Contains([]string{"regex_match", "starts_with", "ends_with", "contains", "equal_fold", "pattern_match"}, name)
+	}
+	return false
 }
 
 // literal renders a JMESPath literal value as CEL.

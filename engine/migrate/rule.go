@@ -474,7 +474,7 @@ func (rc *ruleConv) condition(m map[string]any, sc *scope, at []any) (string, bo
 			}
 		}
 	}
-	keys := "[" + key + "].flatten()"
+	keys := "[dyn(" + key + ")].flatten()"
 	switch strings.ToLower(op) {
 	case "equals", "equal":
 		if wild {
@@ -542,7 +542,7 @@ func (rc *ruleConv) generation() {
 		}
 		return
 	}
-	rc.target(g.Target, []any{"generate"}, nil, "")
+	rc.target(g.Target, []any{"generate"}, nil, nil)
 }
 
 // targetScope is the scope of a target: the rule's, or a foreach's.
@@ -567,21 +567,16 @@ func (rc *ruleConv) apply(ns, list string) string {
 	return "generator.apply(" + ns + ", " + list + ")"
 }
 
-// target converts one generate pattern (the rule's, or a foreach entry's
-// when element is set: then each generation iterates over listExpr).
-func (rc *ruleConv) target(t policy.Target, at []any, sc *scope, listExpr string) {
+// target converts one generate pattern: the rule's (iterate nil), or a
+// foreach entry's, whose every generation iterate wraps in the loop.
+func (rc *ruleConv) target(t policy.Target, at []any, sc *scope, iterate func(string) string) {
 	if sc == nil {
 		sc = &rc.sc
 	}
 	field := fieldString(at)
-	iterate := func(expr string) string {
-		if listExpr == "" {
-			return expr
-		}
-		if l, ok := strings.CutPrefix(listExpr, "\x00"); ok {
-			return "cel.bind(elements, " + l + ", lists.range(size(elements)).all(elementIndex, cel.bind(element, elements[elementIndex], " + expr + ")))"
-		}
-		return listExpr + ".all(element, " + expr + ")"
+	foreach := iterate != nil
+	if !foreach {
+		iterate = func(expr string) string { return expr }
 	}
 	switch {
 	case t.CloneList != nil:
@@ -589,7 +584,7 @@ func (rc *ruleConv) target(t policy.Target, at []any, sc *scope, listExpr string
 	case t.Clone != nil:
 		rc.clone(t, at, sc, iterate)
 	default:
-		if listExpr == "" {
+		if !foreach {
 			rc.dataTemplate(t, at)
 			return
 		}
@@ -744,7 +739,11 @@ func (rc *ruleConv) cloneList(t policy.Target, at []any, sc *scope, iterate func
 			if len(cl.Selector.MatchExpressions) == 0 {
 				var parts []string
 				for _, lk := range sortedKeys(cl.Selector.MatchLabels) {
-					parts = append(parts, quote(lk)+": "+quote(cl.Selector.MatchLabels[lk]))
+					v, ok := rc.stringExpr(cl.Selector.MatchLabels[lk], sc, "cloneList selector", append(cat, "selector", "matchLabels", lk)...)
+					if ok && hasVars(cl.Selector.MatchLabels[lk]) {
+						v = "string(" + v + ")"
+					}
+					parts = append(parts, quote(lk)+": "+v)
 				}
 				labelArg = ", {" + strings.Join(parts, ", ") + "}"
 			} else {
@@ -768,24 +767,42 @@ func (rc *ruleConv) cloneList(t policy.Target, at []any, sc *scope, iterate func
 
 func (rc *ruleConv) foreach(i int, fe policy.ForEach) {
 	at := []any{"generate", "foreach", i}
-	if len(fe.Context) > 0 {
-		rc.unconverted("a foreach entry's own context is not translated", "move the lookups into spec.variables and index them by element", append(at, "context")...)
-	}
 	sc := rc.sc
+	sc.vars = withCurrent(rc.sc.vars, "")
+	delete(sc.vars, currentKey)
 	sc.element = "element"
 	byIndex := usesElementIndex(fe)
 	if byIndex {
 		sc.elementIndex = "elementIndex"
 	}
-	list, err := rc.translate(fe.List, &sc)
+	list, err := rc.translate(fe.List, &rc.sc) // the list is evaluated outside the loop
 	if !rc.ok(err, "foreach list", append(at, "list")...) {
 		rc.fatal = true
 		return
 	}
+	// The entry's own context: one cel.bind per entry, inside the loop.
+	type bind struct{ name, expr string }
+	var binds []bind
+	for j, c := range fe.Context {
+		m, _ := c.(map[string]any)
+		name, _ := m["name"].(string)
+		ident := celIdentFix.ReplaceAllString(name, "_")
+		if ident == "" || (ident[0] >= '0' && ident[0] <= '9') {
+			ident = "v_" + ident
+		}
+		expr, ok := rc.contextExpr(m, &sc, append(append([]any{}, at...), "context", j))
+		if !ok {
+			continue
+		}
+		binds = append(binds, bind{ident, expr})
+		sc.vars[name] = ident
+	}
+	// Its preconditions: a condition inside the loop (they may read the
+	// entry's context).
+	var conds []string
 	if fe.Preconditions != nil {
 		saved := rc.inline
-		rc.inline.element = "element"
-		var conds []string
+		rc.inline = sc
 		m, _ := fe.Preconditions.(map[string]any)
 		if l, ok := fe.Preconditions.([]any); ok {
 			m = map[string]any{"all": l}
@@ -798,15 +815,21 @@ func (rc *ruleConv) foreach(i int, fe policy.ForEach) {
 			}
 		}
 		rc.inline = saved
+	}
+	iterate := func(expr string) string {
 		if len(conds) > 0 {
-			list += ".filter(element, " + strings.Join(conds, " && ") + ")"
+			expr = strings.Join(conds, " && ") + " ? " + expr + " : true"
 		}
+		for k := len(binds) - 1; k >= 0; k-- {
+			expr = "cel.bind(" + binds[k].name + ", " + binds[k].expr + ", " + expr + ")"
+		}
+		if byIndex {
+			// elementIndex: iterate over the indexes (CEL's macros give none).
+			return "cel.bind(elements, " + list + ", lists.range(size(elements)).all(elementIndex, cel.bind(element, elements[elementIndex], " + expr + ")))"
+		}
+		return list + ".all(element, " + expr + ")"
 	}
-	if byIndex {
-		// elementIndex: iterate over the indexes (CEL's macros give no index).
-		list = "\x00" + list
-	}
-	rc.target(fe.Target, at, &sc, list)
+	rc.target(fe.Target, at, &sc, iterate)
 }
 
 // usesElementIndex reports whether a foreach entry's pattern reads elementIndex.

@@ -86,7 +86,14 @@ func (c *testConv) ops(ops []scenario.Operation) []scenario.Operation {
 			o := op
 			o.Resources = nil
 			for _, res := range op.Resources {
-				o.Resources = append(o.Resources, c.resource(op.Type, res)...)
+				conv := c.resource(op.Type, res)
+				if len(conv) != 1 || conv[0].Object.Kind() != res.Object.Kind() {
+					// CEL expressions such as "(a && b)" would be read as
+					// chainsaw's (jmespath) templating: a converted policy
+					// is applied as written (template: false).
+					o.Template = false
+				}
+				o.Resources = append(o.Resources, conv...)
 			}
 			out = append(out, o)
 		default:

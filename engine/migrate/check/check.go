@@ -1,4 +1,9 @@
-package migrate
+// Package check validates converted GeneratingPolicies the way Kyverno's
+// admission does in genplay: the CRD schema (gpol.Parse), the policy
+// webhook's structural checks (gpol.Validate) and the CEL compilation
+// (compiler.Compile). It is apart from package migrate so that the
+// converter itself stays free of cel-go.
+package check
 
 import (
 	"strings"
@@ -8,12 +13,11 @@ import (
 	"github.com/genplay/genplay/engine/source"
 )
 
-// validate runs genplay's validation of a GeneratingPolicy as Kyverno's
-// admission does: the CRD schema (gpol.Parse), the policy webhook's
-// structural checks (gpol.Validate) and the CEL compilation
-// (compiler.Compile). It returns the errors, rendered.
-func validate(name, yaml string) []string {
-	docs, diags := source.Parse(name, []byte(yaml))
+// Policies validates every GeneratingPolicy and NamespacedGeneratingPolicy
+// of a YAML text and returns the errors, rendered "file:line:col: message".
+// A NamespacedGeneratingPolicy without a namespace is checked in "default".
+func Policies(file, yaml string) []string {
+	docs, diags := source.Parse(file, []byte(yaml))
 	if diags.HasErrors() {
 		return render(diags)
 	}
