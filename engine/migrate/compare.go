@@ -25,9 +25,9 @@ const (
 // Comparison is a scenario run as written (Legacy) and with its policies
 // converted (CEL), step by step.
 type Comparison struct {
-	Conversion    *TestResult
-	Legacy, CEL   *timeline.Result
-	Steps         []StepComparison
+	Conversion  *TestResult
+	Legacy, CEL *timeline.Result
+	Steps       []StepComparison
 	// Unaligned is set when the runs did not perform the same operations
 	// (one stopped early): the steps after that are not compared.
 	Unaligned string
