@@ -70,3 +70,14 @@ func (s *Session) Diagnostic(d timeline.Diagnostic) {
 	}
 	s.diags = append(s.diags, d)
 }
+
+// RestartBackgroundController models `kubectl rollout restart
+// deployment/kyverno-background-controller -n kyverno`: the background
+// controller's in-memory state (the CEL family's watch cache) is lost and
+// rebuilt as on startup, within the current step.
+func (s *Session) RestartBackgroundController() {
+	ref := resource.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "kyverno", Name: "kyverno-background-controller"}
+	s.Event(timeline.Event{Actor: timeline.ActorUser, Action: timeline.ActionNote, Object: &ref,
+		Reason: "the background controller restarts: genplay models the restart as the loss of its in-memory state, rebuilt as on startup"})
+	s.ctrl.Restart()
+}

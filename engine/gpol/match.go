@@ -288,5 +288,15 @@ func (r ResourceRule) matchesResource(res, sub string) bool {
 	return false
 }
 
-// list2 renders a list for reasons: [CREATE, UPDATE].
-func list2(items []string) string { return "[" + strings.Join(items, ", ") + "]" }
+// list2 renders a list for reasons: [CREATE, UPDATE], with the core group
+// as "".
+func list2(items []string) string {
+	shown := make([]string, len(items))
+	for i, s := range items {
+		if s == "" {
+			s = `""`
+		}
+		shown[i] = s
+	}
+	return "[" + strings.Join(shown, ", ") + "]"
+}

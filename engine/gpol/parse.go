@@ -42,6 +42,14 @@ func IsPolicyKind(obj resource.Object) bool {
 	return g.Group == Group && (g.Kind == KindGeneratingPolicy || g.Kind == KindNamespacedGeneratingPolicy)
 }
 
+// IsExceptionKind reports whether obj claims to be a policies.kyverno.io
+// PolicyException, of any version: ParseException answers an unserved
+// version with the API server's error.
+func IsExceptionKind(obj resource.Object) bool {
+	g := obj.GVK()
+	return g.Group == Group && g.Kind == KindPolicyException
+}
+
 // IsException reports whether obj is a policies.kyverno.io PolicyException
 // of a served version.
 func IsException(obj resource.Object) bool {
@@ -194,8 +202,7 @@ func ParseException(doc *source.Document, obj resource.Object) (*Exception, sour
 	if obj == nil && doc != nil {
 		obj, _ = doc.Object()
 	}
-	g := obj.GVK()
-	if obj == nil || g.Group != Group || g.Kind != KindPolicyException {
+	if obj == nil || !IsExceptionKind(obj) {
 		d.Errorf(nil, "not a %s PolicyException: apiVersion %q, kind %q", Group, obj.APIVersion(), obj.Kind())
 		return nil, d.Result()
 	}

@@ -14,10 +14,14 @@ func newDiags(doc *source.Document) *diags { return &diags{Diags: *schema.NewDia
 // version of a kind has the same schema.
 
 func namedExpressions(mapKeyed bool) *schema.Schema {
+	key := ""
+	if mapKeyed {
+		key = "name"
+	}
 	return schema.ArrayOf(schema.Object(map[string]*schema.Schema{
 		"name":       schema.Str(),
 		"expression": schema.Str(),
-	}, "expression", "name"))
+	}, "expression", "name")).KeyedBy(key)
 }
 
 func resourceRules() *schema.Schema {

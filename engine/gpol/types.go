@@ -55,20 +55,10 @@ func (e Expression) PosAt(line, col int) source.Pos {
 
 // PosAtOffset maps a rune offset into Text (0-based) to the YAML file.
 func (e Expression) PosAtOffset(offset int) source.Pos {
-	line, col := 1, 1
-	i := 0
-	for _, r := range e.Text {
-		if i == offset {
-			break
-		}
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		i++
+	if e.scalar == nil {
+		return e.Pos
 	}
-	return e.PosAt(line, col)
+	return e.scalar.PosAtOffset(offset)
 }
 
 // NamedExpression is a {name, expression} entry: a match condition or a

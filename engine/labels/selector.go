@@ -66,7 +66,7 @@ func (s *Selector) Empty() bool {
 // Validate returns the first reason the selector is invalid, in the words
 // of apimachinery's LabelSelectorAsSelector, or nil.
 func (s *Selector) Validate() error {
-	if s == nil {
+	if s == nil || s.valid() {
 		return nil
 	}
 	for _, k := range sortedKeys(s.MatchLabels) {

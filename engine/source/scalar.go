@@ -168,6 +168,16 @@ func (s *Scalar) tokens() []token {
 		}
 		return r, true
 	}
+	// Node properties (a tag, an anchor) come before the content; no
+	// scalar's content starts with ! or &.
+	for len(src) > 0 && (src[0] == '!' || src[0] == '&') {
+		for len(src) > 0 && src[0] != ' ' && src[0] != '\t' && src[0] != '\n' && src[0] != '\r' {
+			next()
+		}
+		for len(src) > 0 && (src[0] == ' ' || src[0] == '\t' || src[0] == '\n' || src[0] == '\r') {
+			next()
+		}
+	}
 	switch s.style {
 	case yaml.LiteralStyle, yaml.FoldedStyle:
 		indent := s.blockIndent(src)

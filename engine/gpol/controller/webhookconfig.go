@@ -130,15 +130,15 @@ func (f *Family) renderWebhooks() {
 func webhook(name, path string, nsSel, objSel map[string]any, rules []any) map[string]any {
 	return map[string]any{
 		"admissionReviewVersions": []any{"v1"},
-		"clientConfig": map[string]any{"service": map[string]any{"name": "kyverno-svc", "namespace": "kyverno", "path": path, "port": float64(443)}},
-		"failurePolicy":     "Ignore",
-		"matchPolicy":       gpol.MatchPolicyEquivalent,
-		"name":              name,
-		"namespaceSelector": nsSel,
-		"objectSelector":    objSel,
-		"rules":             rules,
-		"sideEffects":       "NoneOnDryRun",
-		"timeoutSeconds":    float64(10),
+		"clientConfig":            map[string]any{"service": map[string]any{"name": "kyverno-svc", "namespace": "kyverno", "path": path, "port": float64(443)}},
+		"failurePolicy":           "Ignore",
+		"matchPolicy":             gpol.MatchPolicyEquivalent,
+		"name":                    name,
+		"namespaceSelector":       nsSel,
+		"objectSelector":          objSel,
+		"rules":                   rules,
+		"sideEffects":             "NoneOnDryRun",
+		"timeoutSeconds":          float64(10),
 	}
 }
 

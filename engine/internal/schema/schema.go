@@ -35,6 +35,9 @@ type Schema struct {
 	MinItems, MinLength int
 	// Rules are x-kubernetes-validations of an object, written in Go.
 	Rules []Rule
+	// MapKey makes an array an x-kubernetes-list-type: map keyed by this
+	// field of its items: two items with the same key are an error.
+	MapKey string
 }
 
 // Rule is an x-kubernetes-validations rule: when Holds is false the API
@@ -78,6 +81,9 @@ func (s *Schema) WithMinItems(n int) *Schema { s.MinItems = n; return s }
 
 // WithMinLength sets MinLength and returns s.
 func (s *Schema) WithMinLength(n int) *Schema { s.MinLength = n; return s }
+
+// KeyedBy makes s a list-map keyed by key and returns s.
+func (s *Schema) KeyedBy(key string) *Schema { s.MapKey = key; return s }
 
 // WithRules adds x-kubernetes-validations rules and returns s.
 func (s *Schema) WithRules(r ...Rule) *Schema { s.Rules = append(s.Rules, r...); return s }
@@ -182,6 +188,23 @@ func (s *Schema) Check(r Reporter, v any, p Path) {
 		for i, e := range l {
 			s.Items.Check(r, e, p.Index(i))
 		}
+		if s.MapKey != "" {
+			seen := make(map[any]bool, len(l))
+			for i, e := range l {
+				m, ok := e.(map[string]any)
+				if !ok {
+					continue
+				}
+				k, ok := m[s.MapKey]
+				if !ok || !comparable(k) {
+					continue
+				}
+				if seen[k] {
+					r.Errorf(p.Index(i), "%s: Duplicate value: map[string]interface {}{%q:%s}", p.Index(i), s.MapKey, goValue(k))
+				}
+				seen[k] = true
+			}
+		}
 	case TString:
 		sv, ok := v.(string)
 		if !ok {
@@ -207,4 +230,20 @@ func (s *Schema) Check(r Reporter, v any, p Path) {
 			typeError("integer")
 		}
 	}
+}
+
+func comparable(v any) bool {
+	switch v.(type) {
+	case string, bool, float64:
+		return true
+	}
+	return false
+}
+
+// goValue renders a key as Go's %#v does inside the API server's message.
+func goValue(v any) string {
+	if s, ok := v.(string); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%#v", v)
 }

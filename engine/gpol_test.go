@@ -1,0 +1,292 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/timeline"
+)
+
+// The CEL family's behaviour as GENERATING-POLICY.md §3.6–§3.9 describe the
+// v1.19.0 code, through the facade as the CLI runs it.
+
+var celFamilies = []generate.NewFamily{controller.New}
+
+// gpolNetpol generates a NetworkPolicy in every namespace labelled
+// netpol=on; rev goes into the generated data.
+func gpolNetpol(rev int, sync, generateExisting bool, ops string) string {
+	return fmt.Sprintf(`apiVersion: policies.kyverno.io/v1
+kind: GeneratingPolicy
+metadata:
+  name: default-deny
+spec:
+  evaluation:
+    synchronize:
+      enabled: %t
+    generateExisting:
+      enabled: %t
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [%s]
+      resources: [namespaces]
+    objectSelector:
+      matchLabels:
+        netpol: "on"
+  generate:
+  - expression: >-
+      generator.apply(object.metadata.name, [dyn({"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+      "metadata": {"name": "default-deny"},
+      "spec": {"podSelector": {"matchLabels": {"rev": "%d"}}, "policyTypes": ["Ingress", "Egress"]}})])
+`, sync, generateExisting, ops, rev)
+}
+
+// celSession is a session with the CEL family and no snapshots.
+func celSession(tb testing.TB, n int, exceptions bool) *Session {
+	tb.Helper()
+	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions,
+		Limits: Limits{RequestsPerReconcile: 4*n + 100, Objects: 4*n + 100, Requests: 1 << 40}})
+	s.skipSnapshots = true
+	s.nextScan = s.nextScan.Add(1 << 62)
+	return s
+}
+
+// celStep runs one step and returns its events.
+func (s *Session) celStep(tb testing.TB, op func() error) []timeline.Event {
+	tb.Helper()
+	s.begin("test", "test", "test")
+	err := op()
+	st := s.end()
+	require.NoError(tb, err)
+	events := st.Events
+	s.steps = s.steps[:0]
+	return events
+}
+
+func (s *Session) celPut(tb testing.TB, text string) []timeline.Event {
+	tb.Helper()
+	obj, doc := benchObject(tb, text)
+	return s.celStep(tb, func() error {
+		_, _, err := s.Put(ModeApply, obj, doc)
+		return err
+	})
+}
+
+// eventWith returns the first event whose action is action and whose reason
+// contains text, or fails.
+func eventWith(tb testing.TB, events []timeline.Event, action, text string) timeline.Event {
+	tb.Helper()
+	for _, e := range events {
+		if e.Action == action && strings.Contains(e.Reason, text) {
+			return e
+		}
+	}
+	var got []string
+	for _, e := range events {
+		got = append(got, e.Action+": "+e.Reason)
+	}
+	tb.Fatalf("no %s event mentioning %q in:\n%s", action, text, strings.Join(got, "\n"))
+	return timeline.Event{}
+}
+
+func (s *Session) uidOf(tb testing.TB, ref resource.Ref) string {
+	tb.Helper()
+	obj, err := s.store.Get(ref)
+	require.NoError(tb, err, "%s", ref)
+	return obj.UID()
+}
+
+func TestCELSyncRecreatesADeletedDownstreamOnlyOnce(t *testing.T) {
+	s := celSession(t, 1, false)
+	s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+	s.benchNamespaces(t, 1)
+	ref := netpolRef(0)
+	first := s.uidOf(t, ref)
+
+	events := s.celStep(t, func() error { return s.Remove(ref) })
+	eventWith(t, events, timeline.ActionRecreated, "kyverno#17265")
+	second := s.uidOf(t, ref)
+	assert.NotEqual(t, first, second, "the watcher POSTs the cached copy: a new UID")
+
+	events = s.celStep(t, func() error { return s.Remove(ref) })
+	eventWith(t, events, timeline.ActionKept, "not recreated: Kyverno 1.19 recreates a deleted downstream once")
+	_, err := s.store.Get(ref)
+	assert.Error(t, err, "the cache holds the first UID, so the second deletion stands (kyverno#17265)")
+}
+
+func TestCELSyncRevertsAModifiedDownstreamEveryTime(t *testing.T) {
+	s := celSession(t, 1, false)
+	s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+	s.benchNamespaces(t, 1)
+	ref := netpolRef(0)
+	for range 3 {
+		live, err := s.store.Get(ref)
+		require.NoError(t, err)
+		live.SetLabels(map[string]string{"edited": "yes"})
+		events := s.celStep(t, func() error { _, _, err := s.Put(ModeUpdate, live, nil); return err })
+		eventWith(t, events, timeline.ActionReverted, "put back the copy it cached")
+		now, err := s.store.Get(ref)
+		require.NoError(t, err)
+		_, edited := now.Label("edited")
+		assert.False(t, edited, "the revert replaces labels too")
+	}
+}
+
+func TestCELWithoutSyncADeletedDownstreamStaysDeletedAndSaysWhy(t *testing.T) {
+	s := celSession(t, 1, false)
+	s.celPut(t, gpolNetpol(0, false, false, "CREATE, UPDATE"))
+	s.benchNamespaces(t, 1)
+	events := s.celStep(t, func() error { return s.Remove(netpolRef(0)) })
+	eventWith(t, events, timeline.ActionKept, "not recreated: synchronize is off")
+	_, err := s.store.Get(netpolRef(0))
+	assert.Error(t, err)
+}
+
+func TestCELPolicyUpdateDeletesAndRecreatesTrackedDownstreams(t *testing.T) {
+	s := celSession(t, 2, false)
+	s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+	s.benchNamespaces(t, 2)
+	before := s.uidOf(t, netpolRef(1))
+	events := s.celPut(t, gpolNetpol(1, true, false, "CREATE, UPDATE"))
+	eventWith(t, events, timeline.ActionDeleted, "kyverno#17594")
+	eventWith(t, events, timeline.ActionRecreated, "kyverno#17594")
+	np, err := s.store.Get(netpolRef(1))
+	require.NoError(t, err)
+	assert.NotEqual(t, before, np.UID(), "1.19.0 deletes every tracked downstream and regenerates it")
+	assert.Equal(t, "1", np.NestedString("spec", "podSelector", "matchLabels", "rev"))
+}
+
+func TestCELTriggerUpdateWithoutUpdateOperationDeletesTheDownstream(t *testing.T) {
+	s := celSession(t, 1, false)
+	s.celPut(t, gpolNetpol(0, true, false, "CREATE"))
+	s.benchNamespaces(t, 1)
+	ns, err := s.store.Get(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: "team-00000"})
+	require.NoError(t, err)
+	l := ns.Labels()
+	l["unrelated"] = "edit"
+	ns.SetLabels(l)
+	events := s.celStep(t, func() error { _, _, err := s.Put(ModeUpdate, ns, nil); return err })
+	eventWith(t, events, timeline.ActionDeleted, "no longer matches")
+	_, err = s.store.Get(netpolRef(0))
+	assert.Error(t, err, "operations without UPDATE + sync: any trigger UPDATE deletes the downstream (§3.9, kyverno#17452)")
+}
+
+func TestCELRestartLosesTheCacheAndRestoresItWithoutChangingDownstreams(t *testing.T) {
+	s := celSession(t, 1, false)
+	s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+	s.benchNamespaces(t, 1)
+	ref := netpolRef(0)
+	uid := s.uidOf(t, ref)
+	events := s.celStep(t, func() error { s.RestartBackgroundController(); return nil })
+	eventWith(t, events, timeline.ActionNote, "cache-restore")
+	assert.Equal(t, uid, s.uidOf(t, ref), "a cache restore never creates nor rewrites")
+
+	events = s.celStep(t, func() error { return s.Remove(ref) })
+	eventWith(t, events, timeline.ActionRecreated, "recreated the downstream from its cache")
+}
+
+func TestCELNamespacedPolicySyncDeletionsAreNoOps(t *testing.T) {
+	s := celSession(t, 1, false)
+	s.benchStep(t, "ns", func() error {
+		_, _, err := s.Put(ModeCreate, resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "team"}}, nil)
+		return err
+	})
+	s.celPut(t, `apiVersion: policies.kyverno.io/v1
+kind: NamespacedGeneratingPolicy
+metadata:
+  name: copy
+  namespace: team
+spec:
+  evaluation:
+    synchronize:
+      enabled: true
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE, UPDATE]
+      resources: [configmaps]
+  generate:
+  - expression: >-
+      generator.apply([dyn({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": object.metadata.name + "-copy"}})])
+`)
+	trig := resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cfg", "namespace": "team"}}
+	s.celStep(t, func() error { _, _, err := s.Put(ModeCreate, trig, nil); return err })
+	ds := resource.Ref{APIVersion: "v1", Kind: "Secret", Namespace: "team", Name: "cfg-copy"}
+	s.uidOf(t, ds)
+	events := s.celStep(t, func() error { return s.Remove(trig.Ref()) })
+	eventWith(t, events, timeline.ActionKept, "never matches")
+	s.uidOf(t, ds) // still there: the label/key mismatch (§3.6)
+}
+
+func TestCELExceptionsAreOffByDefault(t *testing.T) {
+	exception := `apiVersion: policies.kyverno.io/v1
+kind: PolicyException
+metadata:
+  name: skip-all
+  namespace: default
+spec:
+  policyRefs:
+  - name: default-deny
+    kind: GeneratingPolicy
+`
+	for _, enabled := range []bool{false, true} {
+		s := celSession(t, 1, enabled)
+		s.celPut(t, exception)
+		s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+		s.benchNamespaces(t, 1)
+		_, err := s.store.Get(netpolRef(0))
+		if enabled {
+			assert.Error(t, err, "with --enablePolicyException the full exception exempts the trigger")
+		} else {
+			assert.NoError(t, err, "the Helm chart's default: exceptions are not used")
+		}
+	}
+}
+
+func TestCELBuildWithoutTheFamilySaysSo(t *testing.T) {
+	scenario := `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: cel
+spec:
+  steps:
+  - try:
+    - apply:
+        resource:
+` + indent(gpolNetpol(0, true, false, "CREATE"), 10) + "\n"
+	res := Run("cel.yaml", []byte(scenario), Options{})
+	assert.Contains(t, res.Skipped, "this build of genplay has no CEL engine")
+	require.NotEmpty(t, res.Diagnostics, "the page shows a diagnostic")
+	assert.Contains(t, res.Diagnostics[len(res.Diagnostics)-1].Message, "no CEL engine")
+
+	res = Run("cel.yaml", []byte(scenario), Options{Families: celFamilies})
+	assert.Empty(t, res.Skipped)
+	assert.True(t, res.Passed)
+}
+
+func TestCELCompileErrorPointsAtTheExpression(t *testing.T) {
+	s := celSession(t, 1, false)
+	obj, doc := benchObject(t, strings.Replace(gpolNetpol(0, true, false, "CREATE"), "generator.apply(object.metadata.name, ", "generator.apply(", 1))
+	s.begin("test", "test", "test")
+	_, warnings, err := s.Put(ModeApply, obj, doc)
+	s.end()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `admission webhook "validate-policy.kyverno.svc" denied the request`)
+	require.NotEmpty(t, warnings, "Kyverno returns the error as a warning too")
+	var found bool
+	for _, d := range s.diags {
+		if d.Severity == "error" && d.Line >= 20 {
+			found = true
+		}
+	}
+	assert.True(t, found, "a diagnostic at the expression's line: %+v", s.diags)
+}
