@@ -110,12 +110,6 @@ func (pc *policyConv) finding(r *policy.Rule, kind, field, msg, recipe string, a
 		if s, ok := a.(string); ok && s == "" {
 			continue
 		}
-		if s, ok := a.(string); ok && strings.Contains(s, ".") {
-			for _, part := range strings.Split(s, ".") {
-				path = append(path, part)
-			}
-			continue
-		}
 		path = append(path, a)
 	}
 	if field == "" && len(at) > 0 {
@@ -227,7 +221,7 @@ func (rc *ruleConv) convert() Rule {
 	g := r.Generate
 	rc.trigger = "object"
 	if rc.generatesOnDelete() {
-		rc.trigger = `(request.operation == "DELETE" ? oldObject : object)`
+		rc.trigger = `(request.operation == 'DELETE' ? oldObject : object)`
 	}
 	rc.sc = scope{vars: map[string]string{}, trigger: rc.trigger}
 	rc.inline = scope{vars: map[string]string{}, trigger: rc.trigger}
@@ -584,7 +578,7 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 		case allNamespaces:
 			subject = "request.name"
 		case anyNamespace:
-			subject = `(request.kind.kind == "Namespace" ? request.name : request.namespace)`
+			subject = `(request.kind.kind == 'Namespace' ? request.name : request.namespace)`
 		}
 		parts = append(parts, stringsPred(subject, res.Namespaces))
 	}
@@ -624,7 +618,7 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 		}
 		// Kyverno ignores userInfo when there is no admission information
 		// (background): the synthetic background request has no user.
-		parts = append(parts, fmt.Sprintf(`(request.userInfo.username == "" || %s)`, strings.Join(subs, " || ")))
+		parts = append(parts, fmt.Sprintf(`(request.userInfo.username == '' || %s)`, strings.Join(subs, " || ")))
 		rc.usesUser = true
 		rc.note("userInfo is matched against request.userInfo; like Kyverno's legacy match, it is not checked in background evaluations, which have no user", at("subjects")...)
 	}

@@ -282,9 +282,9 @@ func (rc *ruleConv) contextExpr(m map[string]any, sc *scope, at []any) (string, 
 			return "", false
 		}
 		if rc.p.Kind == policy.KindPolicy {
-			return fmt.Sprintf(`resource.get("v1", "configmaps", %s)`, name), true
+			return fmt.Sprintf(`resource.get('v1', 'configmaps', %s)`, name), true
 		}
-		return fmt.Sprintf(`resource.get("v1", "configmaps", %s, %s)`, ns, name), true
+		return fmt.Sprintf(`resource.get('v1', 'configmaps', %s, %s)`, ns, name), true
 	case m["apiCall"] != nil:
 		return rc.apiCall(mapOf(m, "apiCall"), sc, append(at, "apiCall"))
 	case m["globalReference"] != nil:
@@ -294,7 +294,7 @@ func (rc *ruleConv) contextExpr(m map[string]any, sc *scope, at []any) (string, 
 		if !ok {
 			return "", false
 		}
-		base := fmt.Sprintf("globalContext.Get(%s, \"\")", name)
+		base := fmt.Sprintf("globalContext.Get(%s, '')", name)
 		if jp, _ := gr["jmesPath"].(string); jp != "" {
 			rel := *sc
 			rel.vars = withCurrent(sc.vars, base)
@@ -361,7 +361,7 @@ func (rc *ruleConv) apiCall(a map[string]any, sc *scope, at []any) (string, bool
 		rc.unconverted(fmt.Sprintf("the apiCall urlPath %q is not a Kubernetes resource path", urlPath), "", append(at, "urlPath")...)
 		return "", false
 	}
-	ns := `""`
+	ns := "''"
 	if len(rest) >= 3 && rest[0] == "namespaces" {
 		var ok bool
 		if ns, ok = rc.stringExpr(rest[1], sc, "apiCall namespace", append(at, "urlPath")...); !ok {
@@ -550,7 +550,7 @@ func (rc *ruleConv) targetNamespace(t policy.Target, sc *scope, at []any) (strin
 	info, known := kinds.KindInfo(t.APIVersion, t.Kind)
 	namespaced := !known || info.Namespaced
 	if !namespaced {
-		return `""`, false, true
+		return "''", false, true
 	}
 	if t.Namespace == "" && rc.p.Kind != policy.KindPolicy {
 		rc.note("the namespaced target has no namespace: Kyverno rejects such a rule", append(at, "namespace")...)
@@ -715,7 +715,7 @@ func (rc *ruleConv) cloneList(t policy.Target, at []any, sc *scope, iterate func
 		rc.fatal = true
 		return
 	}
-	ns := `""`
+	ns := "''"
 	if t.Namespace != "" {
 		if ns, ok = rc.stringExpr(t.Namespace, sc, "generate.namespace", append(at, "namespace")...); !ok {
 			rc.fatal = true
@@ -749,13 +749,17 @@ func (rc *ruleConv) cloneList(t policy.Target, at []any, sc *scope, iterate func
 			} else {
 				pred, _ := rc.selectorPred("s.metadata", cl.Selector, append(cat, "selector"))
 				filter = ".items.filter(s, " + pred + ")"
+				list = "dyn(" // the List object is a map(string, any): its items need dyn to be iterated
 			}
 		}
+		call := fmt.Sprintf("resource.List(%s, %s, %s%s)", quote(apiVersion), quote(kr.resource), srcNS, labelArg)
 		if rc.p.Kind == policy.KindPolicy {
-			list = fmt.Sprintf("resource.List(%s, %s%s)", quote(apiVersion), quote(kr.resource), labelArg)
-		} else {
-			list = fmt.Sprintf("resource.List(%s, %s, %s%s)", quote(apiVersion), quote(kr.resource), srcNS, labelArg)
+			call = fmt.Sprintf("resource.List(%s, %s%s)", quote(apiVersion), quote(kr.resource), labelArg)
 		}
+		if list == "dyn(" {
+			call = "dyn(" + call + ")"
+		}
+		list = call
 		arg := "[" + list + "]"
 		if filter != "" {
 			arg = list + filter
