@@ -174,8 +174,8 @@ func TestMigrateCompare(t *testing.T) {
 				Summary string
 				Cause   string
 				Diffs   []struct {
-					Object                                      string
-					GeneratingPolicyRun                         string
+					Object                                        string
+					GeneratingPolicyRun                           string
 					ClusterPolicyReasons, GeneratingPolicyReasons []string
 				}
 			}
