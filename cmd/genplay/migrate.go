@@ -12,6 +12,7 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/migrate"
+	"github.com/genplay/genplay/engine/migrate/check"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
 )
@@ -26,8 +27,12 @@ const migrateUsage = `Usage:
       Run a scenario (a chainsaw Test file, or a folder with chainsaw-test.yaml) as written and with its
       policies converted, and print step by step where the two clusters differ and why.
 
+Every converted policy is checked with genplay's validation of GeneratingPolicies (the CRD schema,
+Kyverno's policy webhook, the CEL compilation) before it is printed.
+
 Exit codes: 0 everything converted faithfully (--compare: the two runs agree), 1 something could not be
-converted faithfully (--compare: the runs differ), 2 bad usage or bad input.
+converted faithfully (--compare: the runs differ), 2 bad usage or bad input, 3 internal error (a converted
+policy genplay's own validation rejects).
 `
 
 func migrateCommand(args []string, stdout, stderr io.Writer) int {
@@ -86,6 +91,15 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	if bad {
 		return 2
 	}
+	// What genplay writes must pass genplay's validation (Kyverno's rules);
+	// if it does not, that is a bug of the converter, said as such.
+	invalid := false
+	for _, r := range results {
+		for _, e := range check.Policies("converted from "+r.File, r.YAML()) {
+			fmt.Fprintf(stderr, "genplay migrate: internal error (please report it): the converted policy is rejected: %s\n", e)
+			invalid = true
+		}
+	}
 	if *output == "json" {
 		writeMigrateJSON(stdout, results)
 	} else {
@@ -102,6 +116,9 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	full, partial, none := countRules(results)
 	fmt.Fprintf(stderr, "genplay migrate: %d rules converted fully, %d partly, %d not at all\n", full, partial, none)
+	if invalid {
+		return 3
+	}
 	for _, r := range results {
 		if r.Status() != migrate.Full {
 			return 1
