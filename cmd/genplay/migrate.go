@@ -19,8 +19,8 @@ import (
 
 const migrateUsage = `Usage:
   genplay migrate [-o yaml|json] FILE...
-      Convert the generate rules of the ClusterPolicies and Policies in FILE (policy YAML, or a chainsaw
-      Test whose policies are inline) to GeneratingPolicies / NamespacedGeneratingPolicies (one per rule).
+      Convert the generate rules of the ClusterPolicies and Policies in FILE (policy YAML, a chainsaw
+      Test whose policies are inline, or a folder holding chainsaw-test.yaml) to GeneratingPolicies / NamespacedGeneratingPolicies (one per rule).
       The converted YAML goes to standard output; what could not be converted faithfully, and where the
       two families behave differently, goes to standard error at the source line.
   genplay migrate --compare [-o text|json] SCENARIO
@@ -72,6 +72,28 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	var results []*migrate.FileResult
 	bad := false
 	for _, file := range fs.Args() {
+		if st, err := os.Stat(file); err == nil && st.IsDir() {
+			// A folder: Kyverno's chainsaw test layout, policies in files.
+			t, _, diags := loadScenario(file)
+			for _, d := range diags {
+				fmt.Fprintf(stderr, "%s: %s\n", displayFSPath(d.Pos.File), d.Message)
+			}
+			if t == nil {
+				bad = true
+				continue
+			}
+			conv := migrate.ConvertTest(t)
+			if len(conv.Policies) == 0 {
+				fmt.Fprintf(stderr, "genplay migrate: %s: the chainsaw Test writes no kyverno.io ClusterPolicy or Policy\n", file)
+				bad = true
+				continue
+			}
+			for i := range conv.Findings {
+				conv.Findings[i].Pos.File = displayFSPath(conv.Findings[i].Pos.File)
+			}
+			results = append(results, &migrate.FileResult{File: file, Policies: conv.Policies, Findings: conv.Findings})
+			continue
+		}
 		data, err := os.ReadFile(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "genplay migrate: %v\n", err)
@@ -115,7 +137,20 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, strings.Join(docs, "---\n"))
 	}
 	full, partial, none := countRules(results)
-	fmt.Fprintf(stderr, "genplay migrate: %d rules converted fully, %d partly, %d not at all\n", full, partial, none)
+	kept := 0
+	for _, r := range results {
+		for _, p := range r.Policies {
+			if p.Kept != nil {
+				rules, _ := p.Kept["spec"].(map[string]any)["rules"].([]any)
+				kept += len(rules)
+			}
+		}
+	}
+	fmt.Fprintf(stderr, "genplay migrate: %d rules converted fully, %d partly, %d not at all", full, partial, none)
+	if kept > 0 {
+		fmt.Fprintf(stderr, "; %d rules of other types kept in their ClusterPolicy/Policy", kept)
+	}
+	fmt.Fprintln(stderr)
 	if invalid {
 		return 3
 	}

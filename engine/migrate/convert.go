@@ -152,6 +152,8 @@ type ruleConv struct {
 	trigger  string
 	gp       gpolOut
 	usesUser bool
+	// readsOperation: an expression reads request.operation.
+	readsOperation bool
 }
 
 // gpolOut is the GeneratingPolicy being built.
@@ -568,8 +570,8 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 				rc.gp.resourceRules[i].names = names
 			}
 			rc.gp.resourceNameRule = true
-		} else {
-			parts = append(parts, stringsPred("request.name", names))
+		} else if p := stringsPred("request.name", names); p != "" {
+			parts = append(parts, p)
 		}
 	}
 	if len(res.Namespaces) > 0 {
@@ -580,7 +582,9 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 		case anyNamespace:
 			subject = `(request.kind.kind == 'Namespace' ? request.name : request.namespace)`
 		}
-		parts = append(parts, stringsPred(subject, res.Namespaces))
+		if p := stringsPred(subject, res.Namespaces); p != "" {
+			parts = append(parts, p)
+		}
 	}
 	if res.Annotations != nil {
 		parts = append(parts, rc.annotationsPred(res.Annotations))
@@ -662,6 +666,13 @@ func wildcardRegex(w string) string {
 func stringsPred(subject string, values []string) string {
 	var exact, wild []string
 	for _, v := range values {
+		if strings.Trim(v, "*") == "" {
+			return "" // * matches everything
+		}
+		if v == "?*" {
+			wild = append(wild, v)
+			continue
+		}
 		if hasWildcard(v) {
 			wild = append(wild, v)
 		} else {
@@ -675,6 +686,10 @@ func stringsPred(subject string, values []string) string {
 		ors = append(ors, subject+" in "+celList(exact))
 	}
 	for _, w := range wild {
+		if w == "?*" {
+			ors = append(ors, subject+" != ''")
+			continue
+		}
 		ors = append(ors, subject+".matches("+quote(wildcardRegex(w))+")")
 	}
 	if len(ors) == 1 {

@@ -57,7 +57,7 @@ func TestConvertConstructs(t *testing.T) {
 		status string
 	}{
 		{"data with a variable becomes a template with cel interpolation", clusterPolicy("", "  - name: r\n"+nsMatch+netpolData),
-			[]string{"kind: GeneratingPolicy", "name: p\n", "interpolate: cel", "namespace: ((object.metadata.name))",
+			[]string{"kind: GeneratingPolicy", "name: p\n", "interpolate: cel", "namespace: (( object.metadata.name ))",
 				"resources: [namespaces]", "operations: [CREATE, UPDATE]", "synchronize:\n      enabled: true",
 				"# from rule r, generate.data"}, migrate.Full},
 		{"data without variables is a plain template", clusterPolicy("", "  - name: r\n"+nsMatch+`    generate:
@@ -222,7 +222,7 @@ func TestConvertConstructs(t *testing.T) {
 			[]string{`expression: "resource.get('v1', 'configmaps', 'platform', 'settings')"`,
 				`resource.List('v1', 'configmaps', object.metadata.name).items`,
 				`object.?metadata.?labels.?owner.orValue('nobody')`, `globalContext.Get('registry', '')`,
-				`(resource.get('v1', 'configmaps', 'platform', 'settings')).data.enabled == 'true'`, "x: ((variables.owner))"}, migrate.Full},
+				`(resource.get('v1', 'configmaps', 'platform', 'settings')).data.enabled == 'true'`, "x: (( variables.owner ))"}, migrate.Full},
 		{"evaluation settings and server-side apply", clusterPolicy("  useServerSideApply: true\n  generateExisting: true\n", "  - name: r\n"+nsMatch+"    skipBackgroundRequests: false\n"+
 			strings.Replace(netpolData, "synchronize: true", "synchronize: true\n      orphanDownstreamOnPolicyDelete: true", 1)),
 			[]string{"orphanDownstreamOnPolicyDelete:\n      enabled: true", "generateExisting:\n      enabled: true", "skipBackgroundRequests: false", "useServerSideApply: true"}, migrate.Full},
@@ -247,6 +247,16 @@ spec:
         name: source
         namespace: team-a
 `, []string{"kind: NamespacedGeneratingPolicy", "namespace: team-a", "generator.apply([cel.bind(source, resource.get('v1', 'secrets', 'source')"}, migrate.Full},
+		{"defaults after ||, on paths and on other values", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}",
+			"podSelector: {}\n        op: \"{{ request.operation || 'BACKGROUND' }}\"\n        token: \"{{ base64_decode(request.object.data.token) || 'none' }}\"", 1)),
+			[]string{"op: (( (request.operation).orValue('BACKGROUND') ))", "token: (( (string(base64.decode(object.data.token))).orValue('none') ))"}, migrate.Full},
+		{"a name wildcard that matches everything is no condition", clusterPolicy("", "  - name: r\n"+`    match:
+      any:
+      - resources:
+          kinds: [ConfigMap]
+          names: ["*"]
+          namespaces: ["?*"]
+`+netpolData), []string{"expression: \"request.namespace != ''\""}, migrate.Full},
 		{"several generate rules become policy-rule GeneratingPolicies", clusterPolicy("", "  - name: first\n"+nsMatch+netpolData+"  - name: second\n"+nsMatch+netpolData),
 			[]string{"name: p-first\n", "name: p-second\n", "# genplay migrate: ClusterPolicy/p, rule second (policy.yaml:"}, migrate.Full},
 	}
@@ -264,6 +274,20 @@ spec:
 
 // unwrap joins the lines the emitter breaks long expressions into.
 var unwrap = regexp.MustCompile(`\n\s+(&&|\|\|)`)
+
+func TestFamilyNotes(t *testing.T) {
+	res := convert(t, clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}",
+		"podSelector: {}\n        op: \"{{ request.operation || 'BACKGROUND' }}\"", 1)))
+	var notes []string
+	for _, f := range res.Findings {
+		if f.Kind == migrate.Note {
+			notes = append(notes, f.Message)
+		}
+	}
+	assert.Contains(t, strings.Join(notes, "\n"), "request.operation is CREATE in a GeneratingPolicy's background evaluations")
+	assert.Contains(t, strings.Join(notes, "\n"), "deletes and recreates its downstreams on every policy update")
+	assert.Equal(t, migrate.Full, res.Status(), "notes do not make a conversion partial")
+}
 
 func TestLongNamesAreCut(t *testing.T) {
 	long := strings.Repeat("a", 40)

@@ -366,8 +366,9 @@ func (t *translation) or(node gojmespath.ASTNode, sc *scope) (string, error) {
 		return "", err
 	}
 	if !strings.Contains(base, ".?") && !strings.Contains(base, "[?") {
-		// a bare variable: no optional selection to default.
-		return "(" + base + " || " + def + ")", nil
+		// A bare variable: no optional selection to default; orValue
+		// (Kyverno's compatibility macro) gives the default on an error.
+		return "(" + base + ").orValue(" + def + ")", nil
 	}
 	return base + ".orValue(" + def + ")", nil
 }

@@ -110,6 +110,7 @@ func (rc *ruleConv) translate(expr string, sc *scope) (string, error) {
 	if len(t.admission) > 0 {
 		rc.usesUser = true
 	}
+	rc.readsOperation = rc.readsOperation || t.operation
 	return t.cel, nil
 }
 
@@ -202,7 +203,7 @@ func (rc *ruleConv) templateValue(v any, at []any) (any, bool) {
 					continue
 				}
 				placeholders = true
-				b.WriteString("((" + t + "))")
+				b.WriteString("(( " + t + " ))")
 			}
 			return b.String()
 		}
@@ -868,6 +869,9 @@ func (rc *ruleConv) familyNotes() {
 			rc.note("operations listed: a ClusterPolicy does not self-heal downstreams (kyverno#10574), a GeneratingPolicy's watcher does", "match")
 		}
 		break
+	}
+	if rc.readsOperation {
+		rc.note("request.operation is CREATE in a GeneratingPolicy's background evaluations (generateExisting, re-sync) and \"\" in a ClusterPolicy's: an expression such as request.operation || 'BACKGROUND' no longer tells them apart (GENERATING-POLICY.md §3.2)")
 	}
 	if !g.Synchronize && rc.usesUser {
 		return
