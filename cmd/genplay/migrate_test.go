@@ -191,6 +191,12 @@ func TestMigrateCompare(t *testing.T) {
 		}
 		assert.Equal(t, []string{"family"}, causes)
 	})
+	t.Run("the same scenario gives the same bytes", func(t *testing.T) {
+		f := writeTemp(t, "s.yaml", deletedTwice)
+		_, a, _ := migrateRun("--compare", "-o", "json", f)
+		_, b, _ := migrateRun("--compare", "-o", "json", f)
+		assert.Equal(t, a, b)
+	})
 	t.Run("a scenario without a legacy policy is bad input", func(t *testing.T) {
 		code, _, errs := migrateRun("--compare", writeTemp(t, "s.yaml", passingTest))
 		assert.Equal(t, 2, code)

@@ -1,0 +1,73 @@
+package migrate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine/migrate"
+	"github.com/genplay/genplay/engine/scenario"
+)
+
+func TestConvertTestReplacesThePolicyOperationByOperation(t *testing.T) {
+	policy := clusterPolicy("", "  - name: first\n"+nsMatch+netpolData+"  - name: second\n"+nsMatch+netpolData)
+	text := `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: t
+spec:
+  steps:
+  - try:
+    - apply:
+        resource:
+` + indentBy(policy, 10) + `
+    - assert:
+        resource:
+          apiVersion: kyverno.io/v1
+          kind: ClusterPolicy
+          metadata:
+            name: p
+    - apply:
+        resource:
+          apiVersion: v1
+          kind: Namespace
+          metadata:
+            name: team-a
+    - delete:
+        ref:
+          apiVersion: kyverno.io/v1
+          kind: ClusterPolicy
+          name: p
+`
+	tests, diags := scenario.Parse("t.yaml", []byte(text))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	res := migrate.ConvertTest(tests[0])
+	require.Len(t, res.Policies, 1)
+	assert.Equal(t, migrate.Full, res.Status())
+	ops := res.Test.Steps[0].Try
+	require.Len(t, ops, 5, "the delete of the policy became one delete per GeneratingPolicy")
+	var applied []string
+	for _, r := range ops[0].Resources {
+		applied = append(applied, r.Object.Kind()+"/"+r.Object.Name())
+	}
+	assert.Equal(t, []string{"GeneratingPolicy/p-first", "GeneratingPolicy/p-second"}, applied)
+	assert.False(t, ops[0].Template, "converted policies are applied without chainsaw templating")
+	require.Len(t, ops[1].Resources, 2)
+	assert.Equal(t, "GeneratingPolicy", ops[1].Resources[0].Object.Kind(), "the assert is on the converted policies")
+	assert.Equal(t, "Namespace", ops[2].Resources[0].Object.Kind(), "other resources are unchanged")
+	assert.Equal(t, "p-first", ops[3].Ref.Name)
+	assert.Equal(t, "p-second", ops[4].Ref.Name)
+	assert.Equal(t, "ClusterPolicy", tests[0].Steps[0].Try[0].Resources[0].Object.Kind(), "the original test is not changed")
+}
+
+func indentBy(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = strings.Repeat(" ", n) + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
