@@ -23,7 +23,7 @@ const migrateUsage = `Usage:
       Test whose policies are inline, or a folder holding chainsaw-test.yaml) to GeneratingPolicies / NamespacedGeneratingPolicies (one per rule).
       The converted YAML goes to standard output; what could not be converted faithfully, and where the
       two families behave differently, goes to standard error at the source line.
-  genplay migrate --compare [-o text|json] SCENARIO
+  genplay migrate --compare [-o text|json] [--permissions chart|kyverno-e2e|none] SCENARIO
       Run a scenario (a chainsaw Test file, or a folder with chainsaw-test.yaml) as written and with its
       policies converted, and print step by step where the two clusters differ and why.
 
@@ -41,6 +41,8 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { fmt.Fprint(stderr, migrateUsage) }
 	output := fs.String("o", "", "output format: yaml or json (with --compare: text or json)")
 	compare := fs.Bool("compare", false, "run the scenario as written and converted, and compare")
+	perms := fs.String("permissions", "chart",
+		"with --compare: what Kyverno's background controller may manage before the scenario's own RBAC objects: chart (a default Helm install, as genplay run), kyverno-e2e or none (no check)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -60,7 +62,12 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "genplay migrate --compare: want exactly one scenario")
 			return 2
 		}
-		return compareCommand(fs.Arg(0), *output, stdout, stderr)
+		permissions, err := engine.ParsePermissions(*perms)
+		if err != nil {
+			fmt.Fprintf(stderr, "genplay migrate --compare: --permissions: %v\n", err)
+			return 2
+		}
+		return compareCommand(fs.Arg(0), *output, permissions, stdout, stderr)
 	}
 	if *output == "" {
 		*output = "yaml"
@@ -299,7 +306,7 @@ func loadScenario(path string) (*scenario.Test, fs.FS, source.Diagnostics) {
 	return tests[0], fsys, diags
 }
 
-func compareCommand(path, output string, stdout, stderr io.Writer) int {
+func compareCommand(path, output string, permissions engine.Permissions, stdout, stderr io.Writer) int {
 	t, fsys, diags := loadScenario(path)
 	if t == nil {
 		for _, d := range diags {
@@ -307,7 +314,7 @@ func compareCommand(path, output string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true})
+	c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions})
 	for i := range c.Conversion.Findings {
 		c.Conversion.Findings[i].Pos.File = displayFSPath(c.Conversion.Findings[i].Pos.File)
 	}
@@ -356,7 +363,15 @@ func writeCompareText(w io.Writer, c *migrate.Comparison) {
 			conv = "  (converted: " + strings.Join(names, "; ") + ")"
 		}
 		fmt.Fprintf(w, "\n[%d] %s  %s%s\n", s.Index, s.Summary, s.StepName, conv)
+		if s.LegacyError != s.CELError {
+			fmt.Fprintf(w, "  differs: Kyverno's two families admit the policy differently\n")
+			fmt.Fprintf(w, "    ClusterPolicy run:    %s\n", orAccepted(s.LegacyError))
+			fmt.Fprintf(w, "    GeneratingPolicy run: %s\n", orAccepted(s.CELError))
+		}
 		if len(s.Diffs) == 0 {
+			if s.LegacyError != s.CELError {
+				continue
+			}
 			fmt.Fprintln(w, "  same")
 			continue
 		}
@@ -395,6 +410,13 @@ func writeCompareText(w io.Writer, c *migrate.Comparison) {
 	fmt.Fprintf(w, "\n%d of %d steps differ\n", differ, len(c.Steps))
 }
 
+func orAccepted(err string) string {
+	if err == "" {
+		return "accepted"
+	}
+	return "rejected: " + err
+}
+
 func presence(y string) string {
 	if y == "" {
 		return "absent"
@@ -413,11 +435,15 @@ type (
 		Policies     []migratePolicyJSON `json:"policies"`
 	}
 	compareStepJSON struct {
-		Index    int               `json:"index"`
-		StepName string            `json:"stepName"`
-		Summary  string            `json:"summary"`
-		Cause    string            `json:"cause,omitempty"`
-		Diffs    []compareDiffJSON `json:"diffs"`
+		Index    int    `json:"index"`
+		StepName string `json:"stepName"`
+		Summary  string `json:"summary"`
+		Cause    string `json:"cause,omitempty"`
+		// The operation's errors on each side (a policy Kyverno rejects),
+		// when they differ.
+		LegacyError string            `json:"clusterPolicyError,omitempty"`
+		CELError    string            `json:"generatingPolicyError,omitempty"`
+		Diffs       []compareDiffJSON `json:"diffs"`
 	}
 	compareDiffJSON struct {
 		Object        string   `json:"object"`
@@ -441,6 +467,9 @@ func writeCompareJSON(w io.Writer, c *migrate.Comparison) {
 	}
 	for _, s := range c.Steps {
 		sj := compareStepJSON{Index: s.Index, StepName: s.StepName, Summary: s.Summary, Cause: s.Cause, Diffs: []compareDiffJSON{}}
+		if s.LegacyError != s.CELError {
+			sj.LegacyError, sj.CELError = s.LegacyError, s.CELError
+		}
 		for _, d := range s.Diffs {
 			sj.Diffs = append(sj.Diffs, compareDiffJSON{Object: d.Ref, Legacy: d.Legacy, CEL: d.CEL, Diff: d.Diff,
 				LegacyReasons: append([]string{}, d.LegacyReasons...), CELReasons: append([]string{}, d.CELReasons...)})

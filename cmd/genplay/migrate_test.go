@@ -191,6 +191,23 @@ func TestMigrateCompare(t *testing.T) {
 		}
 		assert.Equal(t, []string{"family"}, causes)
 	})
+	t.Run("a policy one family rejects is a difference of its own", func(t *testing.T) {
+		var clone string
+		for _, c := range cheatSheetScenarios() {
+			if c.ev.clone && c.sync {
+				clone = c.text
+			}
+		}
+		// A default Helm install: the background controller may not
+		// manage Secrets, which Kyverno checks for ClusterPolicies only.
+		code, out, _ := migrateRun("--compare", writeTemp(t, "s.yaml", clone))
+		assert.Equal(t, 1, code)
+		assert.Contains(t, out, "differs: Kyverno's two families admit the policy differently")
+		assert.Contains(t, out, "ClusterPolicy run:    rejected: admission webhook \"validate-policy.kyverno.svc\" denied the request")
+		assert.Contains(t, out, "GeneratingPolicy run: accepted")
+		code, _, _ = migrateRun("--compare", "--permissions", "bogus", writeTemp(t, "s.yaml", clone))
+		assert.Equal(t, 2, code)
+	})
 	t.Run("the same scenario gives the same bytes", func(t *testing.T) {
 		f := writeTemp(t, "s.yaml", deletedTwice)
 		_, a, _ := migrateRun("--compare", "-o", "json", f)

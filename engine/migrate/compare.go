@@ -45,7 +45,10 @@ type StepComparison struct {
 	// several GeneratingPolicies).
 	Legacy, CEL []timeline.Step
 	Diffs       []ObjectDiff
-	Cause       string // CauseConversion or CauseFamily, when Diffs is not empty
+	Cause       string // CauseConversion or CauseFamily, when Diffs is not empty or the errors differ
+	// LegacyError and CELError join the errors of the operation's steps on
+	// each side (an API server or Kyverno rejection), "" for none.
+	LegacyError, CELError string
 }
 
 // ObjectDiff is one object that differs after the step.
@@ -135,7 +138,8 @@ func (c *Comparison) align() {
 			sc.Diffs[j].LegacyReasons = append(reasonsAbout(l.steps, sc.Diffs[j].Ref), failures(l.steps)...)
 			sc.Diffs[j].CELReasons = append(reasonsAbout(r.steps, sc.Diffs[j].Ref), failures(r.steps)...)
 		}
-		if len(sc.Diffs) > 0 {
+		sc.LegacyError, sc.CELError = stepErrors(l.steps), stepErrors(r.steps)
+		if len(sc.Diffs) > 0 || sc.LegacyError != sc.CELError {
 			sc.Cause = cause
 		}
 		c.Steps = append(c.Steps, sc)
@@ -235,6 +239,9 @@ func diffClusters(a, b []resource.Object, labels map[string]bool) []ObjectDiff {
 			y, _ := source.Marshal(map[string]any(n))
 			by = string(y)
 		}
+		if ay == "" || by == "" {
+			al, bl = nil, nil // labels are compared on objects both runs hold
+		}
 		for key, v := range al {
 			if bv, ok := bl[key]; !ok || bv != v {
 				labels[key] = true
@@ -271,6 +278,16 @@ func reasonsAbout(steps []timeline.Step, ref string) []string {
 	return out
 }
 
+func stepErrors(steps []timeline.Step) string {
+	var errs []string
+	for _, s := range steps {
+		if s.Error != "" {
+			errs = append(errs, s.Error)
+		}
+	}
+	return strings.Join(errs, "; ")
+}
+
 // failures are what Kyverno could not do in the steps (failed
 // UpdateRequests, errors): the reason an expected object is missing.
 func failures(steps []timeline.Step) []string {
@@ -295,7 +312,7 @@ func failures(steps []timeline.Step) []string {
 // Differs reports whether any compared step differs.
 func (c *Comparison) Differs() bool {
 	for _, s := range c.Steps {
-		if len(s.Diffs) > 0 {
+		if len(s.Diffs) > 0 || s.LegacyError != s.CELError {
 			return true
 		}
 	}
