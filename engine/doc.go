@@ -33,7 +33,8 @@
 //     denies them), and Kyverno's controllers themselves are not limited.
 //   - A failed UpdateRequest is reported once in the timeline (Kyverno
 //     retries it three times, which in a deterministic simulation changes
-//     nothing, then drops it).
+//     nothing, then drops it; for a GeneratingPolicy each retry would also
+//     repeat its API calls and report results).
 //   - The API server has no managedFields, finalizers, terminating phase
 //     or status subresources; deletes are immediate and
 //     cascades (a Namespace's contents, ownerReference garbage collection)
@@ -68,6 +69,34 @@
 //     real cluster would reject an unknown or mistyped field. There is no
 //     kubelet, so Pods never become Ready, and mutate and validate rules are
 //     not simulated.
+//   - GeneratingPolicy and NamespacedGeneratingPolicy (the CEL family,
+//     engine/gpol/controller, registered through Options.Families): the
+//     WatchManager's reactions to watch events are queued after the
+//     UpdateRequest that caused them, with its cache already refreshed (as
+//     GENERATING-POLICY.md §3.9 advises), so the revert/refresh race of a
+//     trigger update is not reproduced. The webhook sends a policy every
+//     request on its resources outside kube-system and kyverno (the pinned
+//     namespace for a NamespacedGeneratingPolicy); the policy's own
+//     selectors and match conditions are checked by the engine step, not
+//     at the API server, with the same outcome. The webhook configuration is
+//     rendered for CEL policies only; a policy gets a fine-grained webhook
+//     when it sets matchPolicy Exact or a timeout, or its match conditions
+//     use none of Kyverno's libraries (Kyverno compiles them in the
+//     Kubernetes webhook environment). Reports are written straight into
+//     PolicyReport and ClusterPolicyReport objects named by the trigger's
+//     UID (no EphemeralReports), and Kubernetes Event objects are timeline
+//     events. GlobalContextEntry data is read from the simulated cluster when
+//     a policy asks for it (Kyverno caches it per refreshInterval); http.*
+//     and image.GetMetadata are errors; Kyverno's resourceFilters are its
+//     default's kinds (Event, ReplicaSet, reports, UpdateRequests) and
+//     system namespaces; there is no UpdateRequest threshold. Kinds whose CRD
+//     is installed after Kyverno started are synchronized (Kyverno's
+//     WatchManager cannot map them until a restart). A restart of the
+//     background controller is Session.RestartBackgroundController: its
+//     watch cache is dropped and rebuilt by cache-restore UpdateRequests;
+//     scripts cannot ask for it yet (kubectl rollout is not interpreted).
+//     PolicyExceptions are off unless Options.PolicyExceptions, as in the
+//     Helm chart; genplay test turns them on, as Kyverno's suite runs.
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (kubectl.go). jq in a pipeline runs only in native
 //     builds: it would add about 0.35 MB to the browser's wasm, so in the

@@ -43,11 +43,6 @@ func (o *kubectlOutput) serverError(err error, context string) {
 	var se *cluster.StatusError
 	prefix := "Error from server"
 	if errors.As(err, &se) {
-		if se.Reason == cluster.ReasonInvalid {
-			// kubectl prints an Invalid error as it is: The Kind "name" is invalid: ...
-			o.errorf("The %s", se.Message)
-			return
-		}
 		prefix += " (" + string(se.Reason) + ")"
 	}
 	if context != "" {

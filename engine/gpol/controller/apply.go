@@ -40,7 +40,15 @@ func (ev *evaluation) generateResources(namespace string, objects []map[string]a
 func (ev *evaluation) applyOne(namespace string, obj resource.Object) error {
 	f, p := ev.f, ev.e.p
 	target := namespace
-	if namespaced, known := f.namespaced(obj.GVK()); known && !namespaced {
+	if countSlash(obj.APIVersion()) > 1 {
+		return fmt.Errorf("the server could not find the requested resource: unknown apiVersion %q", obj.APIVersion())
+	}
+	namespaced, known := f.namespaced(obj.GVK())
+	if !known || f.store.Inferred(obj.APIVersion(), obj.Kind()) {
+		// Kyverno's REST mapper knows only what the API server serves.
+		return fmt.Errorf("no matches for kind %q in version %q", obj.Kind(), obj.APIVersion())
+	}
+	if !namespaced {
 		if p.Namespaced() {
 			return fmt.Errorf("cross-scope generation denied: a policy scoped to namespace %q cannot generate cluster-scoped resource %s/%s",
 				p.Namespace, obj.APIVersion(), obj.Kind())
@@ -59,10 +67,6 @@ func (ev *evaluation) applyOne(namespace string, obj resource.Object) error {
 		md["namespace"] = target
 	} else {
 		delete(md, "namespace")
-	}
-	if g, _ := resource.SplitAPIVersion(obj.APIVersion()); len(obj.APIVersion()) > 0 && countSlash(obj.APIVersion()) > 1 {
-		_ = g
-		return fmt.Errorf("the server could not find the requested resource: unknown apiVersion %q", obj.APIVersion())
 	}
 	ref := obj.Ref()
 	tref := ev.trig.Ref()

@@ -3,7 +3,9 @@ package controller
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strings"
+	"time"
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
@@ -165,4 +167,15 @@ func (h *host) HTTP(method, url string, body any, headers map[string]string) (an
 // ImageData implements compiler.Host.
 func (h *host) ImageData(ref string) (any, error) {
 	return nil, fmt.Errorf("%w (%s)", errNoNetwork, ref)
+}
+
+// Now implements compiler.Clock: time.now() is the simulation's clock.
+func (h *host) Now() time.Time { return h.ev.f.core.Clock().Now() }
+
+// Seed implements compiler.Seeder: random() draws from a generator seeded
+// by the UpdateRequest and the trigger, so a run replays byte for byte.
+func (h *host) Seed() uint64 {
+	x := fnv.New64a()
+	fmt.Fprintf(x, "%d|%s|%s", h.ev.ur.seq, h.ev.ur.policy, h.ev.rc.trigger.uid)
+	return x.Sum64()
 }

@@ -38,6 +38,15 @@ func (f *Family) policyUpdated(prev, e *entry) {
 	if resource.Equal(prev.p.Raw["spec"], e.p.Raw["spec"]) {
 		return // status-only updates and resyncs are ignored
 	}
+	if !prev.p.Spec.Evaluation.Synchronize && !e.p.Spec.Evaluation.Synchronize {
+		what := "existing downstreams keep their content until the policy next runs for their trigger (a trigger update"
+		if e.p.Spec.Evaluation.GenerateExisting {
+			what += "; generateExisting is on, so it runs for every existing trigger now)"
+		} else {
+			what += ", or generateExisting)"
+		}
+		f.emit(timeline.ActionNote, nil, e.p, "", nil, "the policy changed, but synchronize is off: Kyverno re-syncs nothing; "+what)
+	}
 	if prev.p.Spec.Evaluation.Synchronize && !e.p.Spec.Evaluation.Synchronize {
 		f.watch.removeWatchersForPolicy(urKey(e.p), false, e.p,
 			"synchronize was turned off: Kyverno stops tracking the downstream and keeps it; it is no longer reverted or recreated (RemoveWatchersForPolicy)", "")

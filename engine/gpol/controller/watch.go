@@ -153,7 +153,7 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 	}
 	if n == 0 && p != nil && p.Namespaced() && t != nil {
 		tref := t.ref()
-		w.f.emit(timeline.ActionKept, nil, p, "", &tref,
+		w.f.emit(timeline.ActionKept, nil, p, singleRule(p), &tref,
 			"not deleted: Kyverno 1.19's WatchManager looks tracked downstreams up by the policy-name label (the policy's name) "+
 				"against the key namespace/name of a NamespacedGeneratingPolicy, which never matches, so nothing is deleted (GENERATING-POLICY.md §3.6)")
 	}
@@ -190,7 +190,7 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 				if deleteDownstream && clone {
 					reason = "a clone (it carries generate.kyverno.io/source-uid) is never deleted with its policy, whatever orphanDownstreamOnPolicyDelete says (kyverno#17596)"
 				}
-				w.f.emit(timeline.ActionKept, &r, p, "", nil, reason)
+				w.f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, reason)
 			}
 		}
 	}
@@ -214,7 +214,7 @@ func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
 	if err := w.f.core.Delete(generate.UserInfo{Username: generate.BackgroundUser}, r); err != nil {
 		return
 	}
-	w.f.emit(timeline.ActionDeleted, &r, p, "", nil, reason)
+	w.f.emit(timeline.ActionDeleted, &r, p, singleRule(p), nil, reason)
 }
 
 // watched reports whether some policy watches the kind.
@@ -240,6 +240,7 @@ func (f *Family) Observe(ev generate.WatchEvent) {
 func (f *Family) explainUnwatched(ev generate.WatchEvent) {
 	obj := ev.Object
 	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
+		f.explainUnwatchedSource(ev)
 		return
 	}
 	if _, legacy := obj.Label(generate.LabelRuleName); legacy {
@@ -255,11 +256,11 @@ func (f *Family) explainUnwatched(ev generate.WatchEvent) {
 	}
 	r := obj.Ref()
 	if ev.Type == generate.WatchDeleted {
-		f.emit(timeline.ActionKept, &r, p, "", nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
+		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
 			"it stays deleted until the policy runs again for its trigger (a trigger update, or generateExisting)")
 		return
 	}
-	f.emit(timeline.ActionKept, &r, p, "", nil, "not reverted: synchronize is off, so Kyverno does not watch what this policy generated; "+
+	f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not reverted: synchronize is off, so Kyverno does not watch what this policy generated; "+
 		"the change stays until the policy runs again for its trigger, which rewrites the downstream")
 }
 
@@ -300,7 +301,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		delete(md, "resourceVersion")
 		if _, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next); err == nil {
 			r := c.ref
-			w.f.emit(timeline.ActionReverted, &r, p, "", nil,
+			w.f.emit(timeline.ActionReverted, &r, p, singleRule(p), nil,
 				"synchronize is on: Kyverno's watch saw the change and put back the copy it cached when it generated the downstream (WatchManager.handleUpdate)")
 		}
 		return
@@ -331,7 +332,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		if updated.ResourceVersion() != d.ResourceVersion() {
 			r := c.ref
 			sref := obj.Ref()
-			w.f.emit(timeline.ActionUpdated, &r, w.policyOf(c), "", nil, "synchronize is on and its clone source "+sref.String()+
+			w.f.emit(timeline.ActionUpdated, &r, w.policyOf(c), singleRule(w.policyOf(c)), nil, "synchronize is on and its clone source "+sref.String()+
 				" changed: Kyverno copies the source's content (the downstream keeps its own labels, kyverno#17595)")
 		}
 	}
@@ -352,7 +353,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 	r := obj.Ref()
 	if c == nil {
 		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != generate.BackgroundUser && w.knownPolicyName(name) {
-			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), "", nil,
+			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
 				"not recreated: Kyverno 1.19 recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
 					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
 		}
@@ -366,10 +367,10 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 	}
 	delete(next, "status")
 	if _, err := w.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, next); err != nil {
-		w.f.emit(timeline.ActionFailed, &r, p, "", nil, "could not recreate the downstream: "+err.Error())
+		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, "could not recreate the downstream: "+err.Error())
 		return
 	}
-	w.f.emit(timeline.ActionRecreated, &r, p, "", nil,
+	w.f.emit(timeline.ActionRecreated, &r, p, singleRule(p), nil,
 		"synchronize is on: Kyverno's watch saw the deletion and recreated the downstream from its cache (new UID; its cache keeps the old one, "+
 			"so a second deletion is not recreated, kyverno#17265)")
 }
@@ -403,4 +404,40 @@ func (w *watchManager) knownPolicyName(name string) bool {
 		}
 	}
 	return false
+}
+
+// explainUnwatchedSource says why a change to a clone source reaches no
+// clone of a policy without synchronize: nothing watches it.
+func (f *Family) explainUnwatchedSource(ev generate.WatchEvent) {
+	anyUnsynced := false
+	for _, e := range f.sortedPolicies() {
+		anyUnsynced = anyUnsynced || !e.p.Spec.Evaluation.Synchronize
+	}
+	if !anyUnsynced {
+		return
+	}
+	src := ev.Object.Ref()
+	for _, d := range f.watch.bySource(ev.Object) {
+		name, _ := d.Label(generate.LabelPolicyName)
+		p := f.watch.policyNamed(name)
+		if p == nil || p.Spec.Evaluation.Synchronize {
+			continue
+		}
+		r := d.Ref()
+		what := "change"
+		if ev.Type == generate.WatchDeleted {
+			what = "deletion"
+		}
+		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not propagated: synchronize is off, so Kyverno does not watch the clone source "+src.String()+
+			"; the "+what+" reaches this clone only when the policy runs again for its trigger")
+	}
+}
+
+// singleRule names the generate entry of a policy with one: a downstream's
+// labels do not say which entry generated it.
+func singleRule(p *gpol.Policy) string {
+	if p != nil && len(p.Spec.Generate) == 1 {
+		return "spec.generate[0]"
+	}
+	return ""
 }
