@@ -154,6 +154,8 @@ type ruleConv struct {
 	usesUser bool
 	// readsOperation: an expression reads request.operation.
 	readsOperation bool
+	// inExclude is set while an exclude filter is converted.
+	inExclude bool
 }
 
 // gpolOut is the GeneratingPolicy being built.
@@ -507,7 +509,9 @@ func (rc *ruleConv) exclude() {
 		if len(f.Resources.Kinds) == 0 {
 			f.Resources.Kinds = rc.matchKinds() // an exclude filter without kinds is about the matched kinds
 		}
+		rc.inExclude = true
 		pred := rc.filterPred(f, len(f.Resources.Kinds) > 0 && !slices.Equal(f.Resources.Kinds, rc.matchKinds()), false, func(rest ...any) []any { return at(i, rest...) })
+		rc.inExclude = false
 		if pred == "" {
 			pred = "true"
 		}
@@ -622,7 +626,12 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 		}
 		// Kyverno ignores userInfo when there is no admission information
 		// (background): the synthetic background request has no user.
-		parts = append(parts, fmt.Sprintf(`(request.userInfo.username == '' || %s)`, strings.Join(subs, " || ")))
+		if rc.inExclude {
+			// Without a user (background) the subjects do not exclude.
+			parts = append(parts, fmt.Sprintf(`(request.userInfo.username != '' && (%s))`, strings.Join(subs, " || ")))
+		} else {
+			parts = append(parts, fmt.Sprintf(`(request.userInfo.username == '' || %s)`, strings.Join(subs, " || ")))
+		}
 		rc.usesUser = true
 		rc.note("userInfo is matched against request.userInfo; like Kyverno's legacy match, it is not checked in background evaluations, which have no user", at("subjects")...)
 	}

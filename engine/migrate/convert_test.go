@@ -176,6 +176,12 @@ func TestConvertConstructs(t *testing.T) {
         - {kind: Group, name: admins}
 `+strings.Replace(netpolData, "synchronize: true", "synchronize: false", 1)),
 			[]string{`(request.userInfo.username == '' || request.userInfo.username == 'system:serviceaccount:tools:ci' || 'admins' in request.userInfo.groups)`}, migrate.Full},
+		{"excluded subjects do not exclude in the background", clusterPolicy("  background: false\n", "  - name: r\n"+nsMatch+`    exclude:
+      any:
+      - subjects:
+        - {kind: ServiceAccount, name: kyverno-admission-controller, namespace: kyverno}
+`+strings.Replace(netpolData, "synchronize: true", "synchronize: false", 1)),
+			[]string{`!((request.userInfo.username != '' && (request.userInfo.username == 'system:serviceaccount:kyverno:kyverno-admission-controller')))`}, migrate.Full},
 		{"preconditions with operators that have a CEL equivalent", clusterPolicy("", "  - name: r\n"+nsMatch+`    preconditions:
       all:
       - key: "{{ request.object.metadata.labels.team || '' }}"
