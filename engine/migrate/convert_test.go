@@ -256,6 +256,10 @@ spec:
 		{"defaults after ||, on paths and on other values", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}",
 			"podSelector: {}\n        op: \"{{ request.operation || 'BACKGROUND' }}\"\n        token: \"{{ base64_decode(request.object.data.token) || 'none' }}\"", 1)),
 			[]string{"op: (( (request.operation).orValue('BACKGROUND') ))", "token: (( (string(base64.decode(object.data.token))).orValue('none') ))"}, migrate.Full},
+		{"indexes, functions and multi-select", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}",
+			"podSelector: {}\n        first: \"{{ request.object.spec.containers[0].name }}\"\n        up: \"{{ to_upper(request.object.metadata.name) }}\"\n        pair: \"{{ {name: request.object.metadata.name, n: length(request.object.metadata.name)} }}\"", 1)),
+			[]string{"first: (( object.spec.containers[0].name ))", "up: (( string(object.metadata.name).upperAscii() ))",
+				"pair: '(( {''name'': object.metadata.name, ''n'': size(object.metadata.name)} ))'"}, migrate.Full},
 		{"a name wildcard that matches everything is no condition", clusterPolicy("", "  - name: r\n"+`    match:
       any:
       - resources:
@@ -395,6 +399,106 @@ func TestConvertRefusals(t *testing.T) {
 			"    generate:", "the rule reads admission information (request.userInfo)", "generateExisting off", migrate.Partial},
 		{"a variable in a key", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        \"{{ request.object.metadata.name }}\": x # HERE", 1)),
 			"# HERE", "template placeholders are not allowed in mapping keys", "generate expression", migrate.Partial},
+		{"the whole request", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ request }}\" # HERE", 1)),
+			"# HERE", "the whole request object has no CEL equivalent", "", migrate.Partial},
+		{"an unknown request field", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ request.frobnicate }}\" # HERE", 1)),
+			"# HERE", "request.frobnicate has no CEL equivalent", "", migrate.Partial},
+		{"element outside foreach", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ element.name }}\" # HERE", 1)),
+			"# HERE", "element is only defined inside foreach", "", migrate.Partial},
+		{"an undefined variable", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ nosuch.value }}\" # HERE", 1)),
+			"# HERE", "the variable \"nosuch\" is not defined by the rule's context", "", migrate.Partial},
+		{"a negative index", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ request.object.spec.items[-1] }}\" # HERE", 1)),
+			"# HERE", "a negative index has no CEL equivalent", "size(LIST)", migrate.Partial},
+		{"trim with a cutset", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ trim(request.object.metadata.name, 'x') }}\" # HERE", 1)),
+			"# HERE", "trim with a cutset other than whitespace", "regex.replace", migrate.Partial},
+		{"too few arguments", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ split(request.object.metadata.name) }}\" # HERE", 1)),
+			"# HERE", "called with too few arguments", "", migrate.Partial},
+		{"an expression that does not parse", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ request.object.( }}\" # HERE", 1)),
+			"# HERE", "does not parse", "", migrate.Partial},
+		{"the images variable", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ images.containers }}\" # HERE", 1)),
+			"# HERE", "the images variable has no CEL equivalent", "parseImageReference", migrate.Partial},
+		{"a match filter without kinds", clusterPolicy("", "  - name: r\n"+`    match:
+      any:
+      - resources: # HERE
+          names: [x]
+      - resources:
+          kinds: [Namespace]
+`+netpolData), "# HERE", "a match filter without kinds has no resourceRules equivalent", "list the kinds", migrate.Partial},
+		{"a malformed kind", clusterPolicy("", "  - name: r\n"+`    match:
+      any:
+      - resources:
+          kinds: [a/b/c/D, Namespace] # HERE
+`+netpolData), "# HERE", "is not of the form [group/][version/]Kind[/subresource]", "", migrate.Partial},
+		{"a subresource next to other filters", clusterPolicy("", "  - name: r\n"+`    match:
+      any:
+      - resources:
+          kinds: [Pod/exec] # HERE
+      - resources:
+          kinds: [Namespace]
+`+netpolData), "# HERE", "a subresource kind in a filter next to other filters", "a rule of its own", migrate.Partial},
+		{"a namespaceSelector next to other filters", clusterPolicy("", "  - name: r\n"+`    match:
+      any:
+      - resources:
+          kinds: [ConfigMap]
+          namespaceSelector: # HERE
+            matchLabels: {a: b}
+      - resources:
+          kinds: [Namespace]
+`+netpolData), "# HERE", "this namespaceSelector cannot be expressed", "split the rule", migrate.Partial},
+		{"wildcards in a selector", clusterPolicy("", "  - name: r\n"+`    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+          selector: # HERE
+            matchLabels: {"team-*": "x"}
+`+netpolData), "# HERE", "wildcards in a selector's matchLabels", "exists(k, k.matches(REGEX))", migrate.Partial},
+		{"a variable with both value and jmesPath", clusterPolicy("", "  - name: r\n"+nsMatch+`    context:
+    - name: v
+      variable: # HERE
+        value: {a: 1}
+        jmesPath: a
+`+netpolData), "# HERE", "a variable with both value and jmesPath", "compute the value in CEL", migrate.Partial},
+		{"an apiCall urlPath outside the Kubernetes API", clusterPolicy("", "  - name: r\n"+nsMatch+`    context:
+    - name: v
+      apiCall:
+        urlPath: /healthz # HERE
+`+netpolData), "# HERE", "is not a Kubernetes resource path", "", migrate.Partial},
+		{"an apiCall urlPath of a subresource", clusterPolicy("", "  - name: r\n"+nsMatch+`    context:
+    - name: v
+      apiCall:
+        urlPath: /api/v1/namespaces/a/pods/b/log # HERE
+`+netpolData), "# HERE", "is not a list or a get of one resource", "", migrate.Partial},
+		{"wildcards in an AnyIn value", clusterPolicy("", "  - name: r\n"+nsMatch+`    preconditions:
+      all:
+      - key: "{{ request.object.metadata.name }}"
+        operator: AnyIn
+        value: ["team-*"] # HERE
+`+netpolData), "# HERE", "wildcards in the value of an AnyIn precondition", "x.matches(REGEX)", migrate.Partial},
+		{"a foreach list that cannot be translated", clusterPolicy("", "  - name: r\n"+nsMatch+`    generate:
+      foreach:
+      - list: request.object.spec[?x == 'y'] # HERE
+        apiVersion: v1
+        kind: ConfigMap
+        name: x
+        namespace: default
+`), "# HERE", "foreach list: JMESPath projections and filters are not translated", "", migrate.None},
+		{"a variable in a clone's kind", clusterPolicy("", "  - name: r\n"+nsMatch+`    generate: # HERE
+      apiVersion: v1
+      kind: "{{ request.object.metadata.labels.kind }}"
+      name: x
+      namespace: default
+      clone:
+        name: x
+        namespace: platform
+`), "# HERE", "a variable in the target's apiVersion or kind", "resource.get(API_VERSION", migrate.None},
+		{"wildcards in a cloneList selector", clusterPolicy("", "  - name: r\n"+nsMatch+`    generate:
+      namespace: "{{request.object.metadata.name}}"
+      cloneList:
+        namespace: platform
+        kinds: [v1/Secret]
+        selector: # HERE
+          matchLabels: {"share": "y*"}
+`), "# HERE", "wildcards in the cloneList selector", "", migrate.Partial},
 		{"a policy without generate rules", clusterPolicy("", "  - name: check\n"+nsMatch+"    validate:\n      message: x\n      pattern: {metadata: {name: '?*'}}\n"),
 			"  rules:", "the policy has no generate rule: nothing to convert", "", migrate.None},
 	}

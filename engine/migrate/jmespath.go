@@ -219,30 +219,21 @@ func (t *translation) node(node gojmespath.ASTNode, sc *scope) (string, error) {
 	case gojmespath.ASTLiteral:
 		return literal(node.Value)
 	case gojmespath.ASTIndexExpression:
-		if len(node.Children) == 2 && node.Children[1].NodeType == gojmespath.ASTIndex {
-			base, err := t.node(node.Children[0], sc)
-			if err != nil {
-				return "", err
-			}
-			i, _ := node.Children[1].Value.(int)
-			if i < 0 {
-				return "", refuse(fmt.Sprintf("use LIST[size(LIST) - %d]", -i), "a negative index has no CEL equivalent")
-			}
-			return fmt.Sprintf("%s[%d]", base, i), nil
-		}
-	case gojmespath.ASTSubexpression:
-		// a.b[0].c: a subexpression whose left side is not a plain path.
 		if len(node.Children) == 2 {
 			base, err := t.node(node.Children[0], sc)
 			if err != nil {
 				return "", err
 			}
-			if names, ok := path(node.Children[1]); ok {
-				for _, name := range names {
-					base = selectField(base, name, false)
-				}
-				return base, nil
+			return index(base, node.Children[1])
+		}
+	case gojmespath.ASTSubexpression:
+		// a.b[0].c: a subexpression that is not a plain path.
+		if len(node.Children) == 2 {
+			base, err := t.node(node.Children[0], sc)
+			if err != nil {
+				return "", err
 			}
+			return selectOn(base, node.Children[1])
 		}
 	case gojmespath.ASTOrExpression:
 		return t.or(node, sc)
@@ -304,6 +295,43 @@ func (t *translation) node(node gojmespath.ASTNode, sc *scope) (string, error) {
 		return t.node(node.Children[1], &right)
 	}
 	return "", refuse("", "the JMESPath construct %s is not translated", strings.TrimPrefix(node.NodeType.String(), "AST"))
+}
+
+// selectOn applies the right side of a subexpression (fields, indexes) to
+// an operand.
+func selectOn(base string, node gojmespath.ASTNode) (string, error) {
+	switch node.NodeType {
+	case gojmespath.ASTField:
+		name, _ := node.Value.(string)
+		return selectField(base, name, false), nil
+	case gojmespath.ASTSubexpression, gojmespath.ASTIndexExpression:
+		if len(node.Children) != 2 {
+			break
+		}
+		left, err := selectOn(base, node.Children[0])
+		if err != nil {
+			return "", err
+		}
+		if node.NodeType == gojmespath.ASTSubexpression {
+			return selectOn(left, node.Children[1])
+		}
+		return index(left, node.Children[1])
+	case gojmespath.ASTIndex:
+		return index(base, node)
+	}
+	return "", refuse("", "the JMESPath construct %s is not translated", strings.TrimPrefix(node.NodeType.String(), "AST"))
+}
+
+func index(base string, node gojmespath.ASTNode) (string, error) {
+	if node.NodeType != gojmespath.ASTIndex {
+		return "", refuse("write the projection with CEL's macros: LIST.map(x, x.field), LIST.filter(x, COND)",
+			"JMESPath projections and filters are not translated")
+	}
+	i, _ := node.Value.(int)
+	if i < 0 {
+		return "", refuse(fmt.Sprintf("use LIST[size(LIST) - %d]", -i), "a negative index has no CEL equivalent")
+	}
+	return fmt.Sprintf("%s[%d]", base, i), nil
 }
 
 func (t *translation) pair(node gojmespath.ASTNode, sc *scope) (string, string, error) {
