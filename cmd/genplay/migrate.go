@@ -20,7 +20,9 @@ import (
 const migrateUsage = `Usage:
   genplay migrate [-o yaml|json] FILE...
       Convert the generate rules of the ClusterPolicies and Policies in FILE (policy YAML, a chainsaw
-      Test whose policies are inline, or a folder holding chainsaw-test.yaml) to GeneratingPolicies / NamespacedGeneratingPolicies (one per rule).
+      Test whose policies are inline, or a folder holding chainsaw-test.yaml) to GeneratingPolicies /
+      NamespacedGeneratingPolicies (one per rule). For a chainsaw Test file the output is the Test, its
+      policies converted operation by operation (a scenario to adopt); for a folder, the policies.
       The converted YAML goes to standard output; what could not be converted faithfully, and where the
       two families behave differently, goes to standard error at the source line.
   genplay migrate --compare [-o text|json] [--permissions chart|kyverno-e2e|none] SCENARIO
@@ -169,21 +171,28 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// convertFile converts a policy file, or the policies of a chainsaw Test.
+// convertFile converts a policy file, or a chainsaw Test with its policies
+// inline (the output is then the Test, converted).
 func convertFile(file string, data []byte) (*migrate.FileResult, source.Diagnostics) {
 	res, diags := migrate.ConvertFile(file, data)
 	if res != nil && len(res.Policies) > 0 {
 		return res, diags
 	}
-	tests, tdiags := scenario.Parse(file, data)
-	if tdiags.HasErrors() || len(tests) == 0 {
+	docs, pdiags := source.Parse(file, data)
+	if pdiags.HasErrors() {
 		return res, diags
 	}
-	conv := migrate.ConvertTest(tests[0])
-	if len(conv.Policies) == 0 {
-		return nil, source.Diagnostics{source.Errorf(source.Pos{File: file, Line: 1, Col: 1}, "the chainsaw Test writes no kyverno.io ClusterPolicy or Policy")}
+	for _, doc := range docs {
+		y, conv, err := migrate.ConvertTestDocument(doc)
+		if err != nil {
+			continue
+		}
+		if len(conv.Policies) == 0 {
+			return nil, source.Diagnostics{source.Errorf(doc.Pos(), "the chainsaw Test writes no kyverno.io ClusterPolicy or Policy inline")}
+		}
+		return &migrate.FileResult{File: file, Policies: conv.Policies, Findings: conv.Findings, Scenario: y}, nil
 	}
-	return &migrate.FileResult{File: file, Policies: conv.Policies, Findings: conv.Findings}, nil
+	return res, diags
 }
 
 func countRules(results []*migrate.FileResult) (full, partial, none int) {

@@ -125,10 +125,17 @@ func TestMigrateCommand(t *testing.T) {
 		code, _, _ = migrateRun("-o", "xml", writeTemp(t, "p.yaml", migratePolicy))
 		assert.Equal(t, 2, code)
 	})
-	t.Run("a chainsaw Test's inline policies convert", func(t *testing.T) {
-		code, out, errs := migrateRun(filepath.Join("..", "..", "site", "examples", "default-deny-netpol.yaml"))
-		assert.Equal(t, 0, code, errs)
-		assert.Contains(t, out, "name: default-deny")
+	t.Run("a chainsaw Test becomes the same Test on the converted policies, which runs", func(t *testing.T) {
+		for _, ex := range []string{"default-deny-netpol.yaml", "clone-registry-secret.yaml", "resourcequota-from-label.yaml"} {
+			code, out, errs := migrateRun(filepath.Join("..", "..", "site", "examples", ex))
+			assert.Equal(t, 0, code, errs)
+			assert.Contains(t, out, "kind: Test")
+			assert.Contains(t, out, "kind: GeneratingPolicy")
+			assert.NotContains(t, out, "kind: ClusterPolicy")
+			var runOut, runErr bytes.Buffer
+			runCode := run([]string{"run", writeTemp(t, ex, out)}, nil, &runOut, &runErr)
+			assert.Equal(t, 0, runCode, "%s: the converted scenario passes:\n%s%s", ex, runOut.String(), runErr.String())
+		}
 	})
 }
 

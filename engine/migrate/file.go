@@ -18,6 +18,9 @@ type FileResult struct {
 	// Skipped counts documents that are not ClusterPolicies or Policies
 	// (they are not copied to the output).
 	Skipped int
+	// Scenario is set when the file is a chainsaw Test: the Test with its
+	// policies converted (ConvertTestDocument), which YAML returns.
+	Scenario string
 }
 
 // Status is the file's status: Full when every policy converted fully.
@@ -29,8 +32,12 @@ func (f *FileResult) Status() string {
 	return combine(s)
 }
 
-// YAML joins the converted documents of every policy.
+// YAML joins the converted documents of every policy (or, for a chainsaw
+// Test, is the converted Test).
 func (f *FileResult) YAML() string {
+	if f.Scenario != "" {
+		return f.Scenario
+	}
 	var parts []string
 	for _, p := range f.Policies {
 		if y := p.YAML(); y != "" {

@@ -9,9 +9,10 @@ import (
 
 	"github.com/genplay/genplay/engine/migrate"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/source"
 )
 
-func TestConvertTestReplacesThePolicyOperationByOperation(t *testing.T) {
+func twoRuleTest() string {
 	policy := clusterPolicy("", "  - name: first\n"+nsMatch+netpolData+"  - name: second\n"+nsMatch+netpolData)
 	text := `apiVersion: chainsaw.kyverno.io/v1alpha1
 kind: Test
@@ -41,6 +42,11 @@ spec:
           kind: ClusterPolicy
           name: p
 `
+	return text
+}
+
+func TestConvertTestReplacesThePolicyOperationByOperation(t *testing.T) {
+	text := twoRuleTest()
 	tests, diags := scenario.Parse("t.yaml", []byte(text))
 	require.False(t, diags.HasErrors(), "%v", diags)
 	res := migrate.ConvertTest(tests[0])
@@ -60,6 +66,32 @@ spec:
 	assert.Equal(t, "p-first", ops[3].Ref.Name)
 	assert.Equal(t, "p-second", ops[4].Ref.Name)
 	assert.Equal(t, "ClusterPolicy", tests[0].Steps[0].Try[0].Resources[0].Object.Kind(), "the original test is not changed")
+}
+
+func TestConvertTestDocumentWritesTheScenarioToAdopt(t *testing.T) {
+	docs, diags := source.Parse("t.yaml", []byte(twoRuleTest()))
+	require.False(t, diags.HasErrors())
+	y, res, err := migrate.ConvertTestDocument(docs[0])
+	require.NoError(t, err)
+	assert.Equal(t, migrate.Full, res.Status())
+	tests, diags := scenario.Parse("converted.yaml", []byte(y))
+	require.False(t, diags.HasErrors(), "%v\n%s", diags, y)
+	ops := tests[0].Steps[0].Try
+	var kinds []string
+	for _, op := range ops {
+		switch {
+		case op.Ref != nil:
+			kinds = append(kinds, op.Type+" "+op.Ref.Kind+"/"+op.Ref.Name)
+		default:
+			kinds = append(kinds, op.Type+" "+op.Resources[0].Object.Kind()+"/"+op.Resources[0].Object.Name())
+		}
+	}
+	assert.Equal(t, []string{"apply GeneratingPolicy/p-first", "apply GeneratingPolicy/p-second",
+		"assert GeneratingPolicy/p-first", "assert GeneratingPolicy/p-second", "apply Namespace/team-a",
+		"delete GeneratingPolicy/p-first", "delete GeneratingPolicy/p-second"}, kinds)
+	assert.False(t, ops[0].Template, "written with template: false")
+	_, _, err = migrate.ConvertTestDocument(&source.Document{Value: map[string]any{"kind": "ConfigMap"}})
+	assert.Error(t, err)
 }
 
 func indentBy(s string, n int) string {
