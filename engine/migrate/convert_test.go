@@ -299,6 +299,19 @@ func TestFamilyNotes(t *testing.T) {
 	assert.Equal(t, migrate.Full, res.Status(), "notes do not make a conversion partial")
 }
 
+func TestHostileInputEndsWithAFinding(t *testing.T) {
+	long := strings.Repeat("a.", 40000) + "b"
+	p := clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ "+long+" }}\"", 1))
+	res, diags := migrate.ConvertFile("policy.yaml", []byte(p))
+	require.False(t, diags.HasErrors())
+	assert.Equal(t, migrate.Partial, res.Status())
+	var msgs []string
+	for _, f := range res.Findings {
+		msgs = append(msgs, f.Message)
+	}
+	assert.Contains(t, strings.Join(msgs, "\n"), "the JMESPath expression is longer than 65536 bytes")
+}
+
 func TestLongNamesAreCut(t *testing.T) {
 	long := strings.Repeat("a", 40)
 	text := strings.Replace(clusterPolicy("", "  - name: "+long+"\n"+nsMatch+netpolData+"  - name: other\n"+nsMatch+netpolData), "name: p\n", "name: "+long+"\n", 1)

@@ -47,6 +47,9 @@ type translation struct {
 	operation bool
 }
 
+// maxExpression bounds one JMESPath expression, as engine/variables does.
+const maxExpression = 64 << 10
+
 // celIdent matches a CEL identifier that can follow a dot.
 var celIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -100,6 +103,9 @@ func translateJMESPath(expr string, sc *scope) (*translation, error) {
 	expr = strings.TrimSpace(expr)
 	if strings.HasPrefix(expr, "-") { // {{- expr}}: shallow substitution, same value
 		expr = strings.TrimSpace(expr[1:])
+	}
+	if len(expr) > maxExpression {
+		return nil, refuse("", "the JMESPath expression is longer than %d bytes", maxExpression)
 	}
 	node, err := gojmespath.NewParser().Parse(expr)
 	if err != nil {
