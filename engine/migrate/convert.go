@@ -510,12 +510,22 @@ func (rc *ruleConv) exclude() {
 			f.Resources.Kinds = rc.matchKinds() // an exclude filter without kinds is about the matched kinds
 		}
 		rc.inExclude = true
+		before := len(*rc.findings)
 		pred := rc.filterPred(f, len(f.Resources.Kinds) > 0 && !slices.Equal(f.Resources.Kinds, rc.matchKinds()), false, func(rest ...any) []any { return at(i, rest...) })
 		rc.inExclude = false
+		if unconvertedSince(*rc.findings, before) {
+			// Part of this filter cannot be said in CEL: excluding on the
+			// rest would exclude too much (everything, for a filter of roles
+			// only); the filter is left out, and reported.
+			continue
+		}
 		if pred == "" {
 			pred = "true"
 		}
 		preds = append(preds, "("+pred+")")
+	}
+	if len(preds) == 0 {
+		return
 	}
 	join := " || "
 	if blockName == "all" {
@@ -527,6 +537,15 @@ func (rc *ruleConv) exclude() {
 	}
 	rc.gp.conditions = append(rc.gp.conditions, named{name: "exclude", expr: "!" + expr,
 		origin: rc.origin("exclude." + blockName)})
+}
+
+func unconvertedSince(f []Finding, n int) bool {
+	for _, x := range f[n:] {
+		if x.Kind == Unconverted {
+			return true
+		}
+	}
+	return false
 }
 
 // filterPred is the CEL condition of one match/exclude filter. withKinds
@@ -636,7 +655,11 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 		rc.note("userInfo is matched against request.userInfo; like Kyverno's legacy match, it is not checked in background evaluations, which have no user", at("subjects")...)
 	}
 	if len(f.Roles) > 0 || len(f.ClusterRoles) > 0 {
-		rc.unconverted("match on roles/clusterRoles (computed by Kyverno from RBAC bindings) has no CEL equivalent",
+		what := "match"
+		if rc.inExclude {
+			what = "exclude (the filter is left out)"
+		}
+		rc.unconverted(what+" on roles/clusterRoles (computed by Kyverno from RBAC bindings) has no CEL equivalent",
 			"match on the user's groups instead: \"GROUP\" in request.userInfo.groups", at()...)
 	}
 	return strings.Join(parts, " && ")

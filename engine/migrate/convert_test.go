@@ -354,6 +354,10 @@ func TestConvertRefusals(t *testing.T) {
           kinds: [Namespace]
         clusterRoles: [admin]
 `+netpolData), "# HERE", "roles/clusterRoles (computed by Kyverno from RBAC bindings) has no CEL equivalent", "request.userInfo.groups", migrate.Partial},
+		{"roles in exclude leave the filter out", clusterPolicy("  background: false\n", "  - name: r\n"+nsMatch+`    exclude:
+      any:
+      - clusterRoles: [cluster-admin] # HERE
+`+netpolData), "# HERE", "exclude (the filter is left out) on roles/clusterRoles", "request.userInfo.groups", migrate.Partial},
 		{"request.roles", clusterPolicy("  background: false\n", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ request.roles }}\" # HERE", 1)),
 			"# HERE", "request.roles (the roles Kyverno computes from RBAC) has no CEL equivalent", "rolebindings", migrate.Partial},
 		{"serviceAccountName", clusterPolicy("  background: false\n", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}", "podSelector: {}\n        x: \"{{ serviceAccountName }}\" # HERE", 1)),
@@ -533,8 +537,10 @@ func TestConvertRefusals(t *testing.T) {
 				assert.Contains(t, found.Recipe, c.recipe)
 			}
 			assert.Equal(t, c.status, res.Status())
-			// Whatever could be converted is still a valid policy.
+			// Whatever could be converted is still a valid policy, and never
+			// an exclusion of everything.
 			assert.Empty(t, check.Policies("converted.yaml", res.YAML()))
+			assert.NotContains(t, res.YAML(), "!(true)")
 		})
 	}
 }
