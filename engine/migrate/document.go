@@ -22,7 +22,7 @@ func ConvertTestDocument(doc *source.Document) (string, *TestResult, error) {
 	if !ok || root["apiVersion"] != scenario.APIVersion || root["kind"] != "Test" {
 		return "", nil, fmt.Errorf("not a chainsaw Test")
 	}
-	c := &docConv{doc: doc, res: &TestResult{}, byKey: map[string]*Policy{}, seen: map[string]bool{}}
+	c := &docConv{doc: doc, res: &TestResult{}, byKey: map[string]*Policy{}, raw: map[string]resource.Object{}, seen: map[string]bool{}}
 	out := resource.Object(root).DeepCopy()
 	spec, _ := out["spec"].(map[string]any)
 	steps, _ := spec["steps"].([]any)
@@ -48,6 +48,7 @@ type docConv struct {
 	doc   *source.Document
 	res   *TestResult
 	byKey map[string]*Policy
+	raw   map[string]resource.Object
 	seen  map[string]bool
 }
 
@@ -110,6 +111,10 @@ func (c *docConv) ops(ops []any, at []any) []any {
 			b := cp[kind].(map[string]any)
 			b["resource"] = map[string]any(x)
 			b["template"] = false
+			if kind == scenario.OpPatch && x.Kind() != obj["kind"] {
+				delete(cp, kind) // the patched policy, converted whole
+				cp[scenario.OpApply] = b
+			}
 			out = append(out, map[string]any(cp))
 		}
 	}
@@ -119,7 +124,7 @@ func (c *docConv) ops(ops []any, at []any) []any {
 // convert is testConv.resource over the document: the objects that replace
 // a policy in one operation.
 func (c *docConv) convert(kind string, res scenario.Resource) []resource.Object {
-	tc := &testConv{res: *c.res, byKey: c.byKey, seen: c.seen}
+	tc := &testConv{res: *c.res, byKey: c.byKey, raw: c.raw, seen: c.seen}
 	rs := tc.resource(kind, res)
 	*c.res = tc.res
 	var out []resource.Object

@@ -35,7 +35,7 @@ func (r *TestResult) Status() string {
 // ConvertTest converts the policies a chainsaw Test writes. The Test is
 // not changed.
 func ConvertTest(t *scenario.Test) *TestResult {
-	c := &testConv{byKey: map[string]*Policy{}, seen: map[string]bool{}}
+	c := &testConv{byKey: map[string]*Policy{}, raw: map[string]resource.Object{}, seen: map[string]bool{}}
 	out := *t
 	out.Steps = make([]scenario.Step, len(t.Steps))
 	for i, s := range t.Steps {
@@ -54,6 +54,7 @@ func ConvertTest(t *scenario.Test) *TestResult {
 type testConv struct {
 	res   TestResult
 	byKey map[string]*Policy
+	raw   map[string]resource.Object // the last full object written, for patches
 	seen  map[string]bool // findings reported once per policy version
 }
 
@@ -92,6 +93,9 @@ func (c *testConv) ops(ops []scenario.Operation) []scenario.Operation {
 					// chainsaw's (jmespath) templating: a converted policy
 					// is applied as written (template: false).
 					o.Template = false
+					if o.Type == scenario.OpPatch {
+						o.Type = scenario.OpApply // the patched policy, converted whole
+					}
 				}
 				o.Resources = append(o.Resources, conv...)
 			}
@@ -120,14 +124,22 @@ func (c *testConv) resource(opType string, res scenario.Resource) []scenario.Res
 		return []scenario.Resource{res}
 	}
 	key := policyKey(res.Object.Kind(), res.Object.Namespace(), res.Object.Name())
-	if isWrite(opType) && (opType != scenario.OpPatch || c.byKey[key] == nil) {
+	if isWrite(opType) {
 		doc := res.Doc.Sub(res.Path...)
-		p, diags := policy.Parse(doc, res.Object)
+		obj := res.Object
+		if opType == scenario.OpPatch && c.raw[key] != nil {
+			// A patch of a policy: convert the patched policy (the
+			// converted objects are then patched whole).
+			obj = c.raw[key].DeepCopy()
+			mergePatch(obj, res.Object)
+			doc = nil
+		}
+		p, diags := policy.Parse(doc, obj)
 		if diags.HasErrors() || p == nil {
 			return []scenario.Resource{res} // Kyverno rejects it as written: so it is run
 		}
 		conv, findings := ConvertPolicy(p)
-		fp := fmt.Sprint(res.Object)
+		fp := fmt.Sprint(obj)
 		if !c.seen[fp] {
 			c.seen[fp] = true
 			c.res.Findings = append(c.res.Findings, findings...)
@@ -136,6 +148,7 @@ func (c *testConv) resource(opType string, res scenario.Resource) []scenario.Res
 			}
 		}
 		c.byKey[key] = conv
+		c.raw[key] = obj
 		return objectsAsResources(conv, res)
 	}
 	conv := c.byKey[key]
@@ -193,4 +206,22 @@ func IsPolicyKind(kind string) bool {
 		return true
 	}
 	return false
+}
+
+// mergePatch applies a JSON merge patch (RFC 7386) to dst, as the
+// simulated API server does for chainsaw's patch.
+func mergePatch(dst, patch map[string]any) {
+	for k, pv := range patch {
+		if pv == nil {
+			delete(dst, k)
+			continue
+		}
+		pm, pok := pv.(map[string]any)
+		dm, dok := dst[k].(map[string]any)
+		if pok && dok {
+			mergePatch(dm, pm)
+			continue
+		}
+		dst[k] = resource.DeepCopyValue(pv)
+	}
 }

@@ -94,6 +94,31 @@ func TestConvertTestDocumentWritesTheScenarioToAdopt(t *testing.T) {
 	assert.Error(t, err)
 }
 
+func TestAPatchOfAPolicyConvertsThePatchedPolicy(t *testing.T) {
+	text := strings.Replace(twoRuleTest(), `    - delete:
+        ref:
+          apiVersion: kyverno.io/v1
+          kind: ClusterPolicy
+          name: p
+`, `    - patch:
+        resource:
+          apiVersion: kyverno.io/v1
+          kind: ClusterPolicy
+          metadata:
+            name: p
+          spec:
+            generateExisting: true
+`, 1)
+	tests, diags := scenario.Parse("t.yaml", []byte(text))
+	require.False(t, diags.HasErrors(), "%v", diags)
+	res := migrate.ConvertTest(tests[0])
+	op := res.Test.Steps[0].Try[3]
+	assert.Equal(t, scenario.OpApply, op.Type)
+	require.Len(t, op.Resources, 2)
+	ev, _ := op.Resources[0].Object.Nested("spec", "evaluation", "generateExisting", "enabled")
+	assert.Equal(t, true, ev, "the patch reached the converted policy")
+}
+
 func indentBy(s string, n int) string {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	for i, l := range lines {
