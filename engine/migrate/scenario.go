@@ -55,7 +55,7 @@ type testConv struct {
 	res   TestResult
 	byKey map[string]*Policy
 	raw   map[string]resource.Object // the last full object written, for patches
-	seen  map[string]bool // findings reported once per policy version
+	seen  map[string]bool            // findings reported once per policy version
 }
 
 func isWrite(op string) bool {
