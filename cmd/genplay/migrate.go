@@ -384,13 +384,13 @@ func writeCompareText(w io.Writer, c *migrate.Comparison) {
 			fmt.Fprintln(w, "  same")
 			continue
 		}
-		why := "Kyverno's two families behave differently here"
-		if s.Cause == migrate.CauseConversion {
-			why = "the conversion is partial (see the findings above); this may be the cause"
-		}
-		fmt.Fprintf(w, "  differs: %s\n", why)
+		fmt.Fprintf(w, "  differs: %s\n", causeText(s.Cause))
 		for _, d := range s.Diffs {
-			fmt.Fprintf(w, "  %s: ClusterPolicy run %s, GeneratingPolicy run %s\n", d.Ref, presence(d.Legacy), presence(d.CEL))
+			mark := ""
+			if d.Cause != s.Cause {
+				mark = " (" + causeText(d.Cause) + ")"
+			}
+			fmt.Fprintf(w, "  %s: ClusterPolicy run %s, GeneratingPolicy run %s%s\n", d.Ref, presence(d.Legacy), presence(d.CEL), mark)
 			for _, r := range d.LegacyReasons {
 				fmt.Fprintf(w, "    ClusterPolicy run:    %s\n", r)
 			}
@@ -417,6 +417,13 @@ func writeCompareText(w io.Writer, c *migrate.Comparison) {
 		}
 	}
 	fmt.Fprintf(w, "\n%d of %d steps differ\n", differ, len(c.Steps))
+}
+
+func causeText(cause string) string {
+	if cause == migrate.CauseConversion {
+		return "the conversion is partial (see the findings above); this may be the cause"
+	}
+	return "Kyverno's two families behave differently here"
 }
 
 func orAccepted(err string) string {
@@ -456,6 +463,7 @@ type (
 	}
 	compareDiffJSON struct {
 		Object        string   `json:"object"`
+		Cause         string   `json:"cause"`
 		Legacy        string   `json:"clusterPolicyRun"`
 		CEL           string   `json:"generatingPolicyRun"`
 		Diff          string   `json:"diff"`
@@ -480,7 +488,7 @@ func writeCompareJSON(w io.Writer, c *migrate.Comparison) {
 			sj.LegacyError, sj.CELError = s.LegacyError, s.CELError
 		}
 		for _, d := range s.Diffs {
-			sj.Diffs = append(sj.Diffs, compareDiffJSON{Object: d.Ref, Legacy: d.Legacy, CEL: d.CEL, Diff: d.Diff,
+			sj.Diffs = append(sj.Diffs, compareDiffJSON{Object: d.Ref, Cause: d.Cause, Legacy: d.Legacy, CEL: d.CEL, Diff: d.Diff,
 				LegacyReasons: append([]string{}, d.LegacyReasons...), CELReasons: append([]string{}, d.CELReasons...)})
 		}
 		out.Steps = append(out.Steps, sj)

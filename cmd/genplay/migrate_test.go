@@ -171,6 +171,46 @@ func TestMigrateCompare(t *testing.T) {
 		assert.Contains(t, out, "unconverted: variable {{ lookup(")
 		assert.Contains(t, out, "the conversion is partial")
 	})
+	t.Run("each difference is told apart by the rule it comes from", func(t *testing.T) {
+		// A second rule that converts partly: the NetworkPolicy rule's
+		// difference stays a family difference.
+		policy := cheatNetpol(true, false, "", bothPolicyTypes) + `  - name: settings
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: settings
+      namespace: "{{request.object.metadata.name}}"
+      synchronize: true
+      data:
+        data:
+          x: "{{ lookup(request.object.metadata.labels, 'env') }}"
+`
+		text := cheatScenario("two-rules", policy, applyOp(netpolNamespace), deleteNetpol+"- sleep:\n    duration: 1s\n"+deleteNetpol)
+		code, out, _ := migrateRun("--compare", "-o", "json", writeTemp(t, "s.yaml", text))
+		assert.Equal(t, 1, code)
+		var got struct {
+			Conversion string
+			Steps      []struct {
+				Summary string
+				Cause   string
+				Diffs   []struct{ Object, Cause string }
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &got), out)
+		assert.Equal(t, "partial", got.Conversion)
+		causes := map[string]string{}
+		for _, s := range got.Steps {
+			for _, d := range s.Diffs {
+				causes[d.Object] = d.Cause
+			}
+		}
+		assert.Equal(t, "family", causes["NetworkPolicy team-a/default-deny"], "%v", causes)
+		assert.Equal(t, "conversion", causes["ConfigMap team-a/settings"], "%v", causes)
+	})
 	t.Run("-o json", func(t *testing.T) {
 		code, out, _ := migrateRun("--compare", "-o", "json", writeTemp(t, "s.yaml", deletedTwice))
 		assert.Equal(t, 1, code)

@@ -62,6 +62,12 @@ type ObjectDiff struct {
 	// LegacyReasons and CELReasons are what the timeline says about the
 	// object in this step on each side.
 	LegacyReasons, CELReasons []string
+	// Cause is CauseConversion when the object is a downstream of a rule
+	// whose conversion is partial (or, for other objects, when any is),
+	// else CauseFamily.
+	Cause string
+
+	legacyLabels, celLabels map[string]string
 }
 
 // Compare runs t as written and with its policies converted. opts must
@@ -134,20 +140,51 @@ func (c *Comparison) align() {
 		}
 		sc := StepComparison{Index: l.steps[0].Index, StepName: l.steps[0].StepName, Summary: l.steps[0].Summary, Legacy: l.steps, CEL: r.steps}
 		sc.Diffs = diffClusters(l.steps[len(l.steps)-1].Cluster, r.steps[len(r.steps)-1].Cluster, labelSet)
+		stepCause := ""
 		for j := range sc.Diffs {
-			sc.Diffs[j].LegacyReasons = append(reasonsAbout(l.steps, sc.Diffs[j].Ref), failures(l.steps)...)
-			sc.Diffs[j].CELReasons = append(reasonsAbout(r.steps, sc.Diffs[j].Ref), failures(r.steps)...)
+			d := &sc.Diffs[j]
+			d.LegacyReasons = append(reasonsAbout(l.steps, d.Ref), failures(l.steps)...)
+			d.CELReasons = append(reasonsAbout(r.steps, d.Ref), failures(r.steps)...)
+			d.Cause = c.causeOf(d, cause)
+			if stepCause != CauseConversion {
+				stepCause = d.Cause
+			}
 		}
 		sc.LegacyError, sc.CELError = stepErrors(l.steps), stepErrors(r.steps)
-		if len(sc.Diffs) > 0 || sc.LegacyError != sc.CELError {
-			sc.Cause = cause
+		if sc.LegacyError != sc.CELError && stepCause == "" {
+			stepCause = cause
 		}
+		sc.Cause = stepCause
 		c.Steps = append(c.Steps, sc)
 	}
 	if c.Unaligned == "" && len(lu) != len(cu) {
 		c.Unaligned = fmt.Sprintf("the run as written has %d operations, the converted run %d", len(lu), len(cu))
 	}
 	c.FamilyLabels = sortedKeys(labelSet)
+}
+
+// causeOf tells a difference apart by the rule the object is a downstream
+// of (its labels name it on each side); fallback for other objects.
+func (c *Comparison) causeOf(d *ObjectDiff, fallback string) string {
+	status := ""
+	for _, p := range c.Conversion.Policies {
+		for _, r := range p.Rules {
+			if l := d.celLabels; l != nil && r.Name != "" && l["generate.kyverno.io/policy-name"] == r.Name {
+				status = r.Status
+			}
+			if l := d.legacyLabels; l != nil && l["generate.kyverno.io/rule-name"] == r.Rule &&
+				strings.HasSuffix(p.Key, "/"+l["generate.kyverno.io/policy-name"]) {
+				status = r.Status
+			}
+		}
+	}
+	switch status {
+	case "":
+		return fallback
+	case Full:
+		return CauseFamily
+	}
+	return CauseConversion
 }
 
 // Compared reports whether an object takes part in the comparison: what
@@ -255,7 +292,14 @@ func diffClusters(a, b []resource.Object, labels map[string]bool) []ObjectDiff {
 		if ay == by {
 			continue
 		}
-		out = append(out, ObjectDiff{Ref: k, Legacy: ay, CEL: by, Diff: source.Diff("ClusterPolicy run", "GeneratingPolicy run", []byte(ay), []byte(by))})
+		d := ObjectDiff{Ref: k, Legacy: ay, CEL: by, Diff: source.Diff("ClusterPolicy run", "GeneratingPolicy run", []byte(ay), []byte(by))}
+		if o, ok := am[k]; ok {
+			d.legacyLabels = o.Labels()
+		}
+		if o, ok := bm[k]; ok {
+			d.celLabels = o.Labels()
+		}
+		out = append(out, d)
 	}
 	return out
 }
