@@ -34,12 +34,21 @@
 //   - random() draws from a generator seeded per evaluation (Options.Seed
 //     or Host Seeder), time.now() is the logical clock (Options.Now or Host
 //     Clock): the same input gives the same output.
-//   - Every evaluation has a CEL cost budget (Options.CostLimit, default
-//     DefaultCostLimit) and lists.range is capped at 100,000 elements;
-//     resource.List answers and generator.apply inputs at MaxListSize.
-//     Kyverno has no cost limit for generating policies.
+//   - Every evaluation has a cost budget (Options.CostLimit, default
+//     DefaultCostLimit), counted by budget.go (each evaluated call,
+//     operator, comprehension and literal costs 1 plus the size of its
+//     result) rather than by cel-go's actual-cost tracker, which is
+//     quadratic in comprehension iterations in v0.30. lists.range is capped
+//     at 100,000 elements; resource.List answers and generator.apply
+//     inputs at MaxListSize. Kyverno sets no cost limit for generating
+//     policies.
 //   - request and namespaceObject are declared dyn, not the Kubernetes
 //     AdmissionRequest and Namespace object types, so a misspelt field of
 //     request is a runtime error here, not a compile error.
 //   - ext.Protos is not enabled (no protobuf messages exist here).
+//   - x.orValue(y) on a plain value of another type than y returns x
+//     (Kyverno's compat overloads would refuse a mismatch at run time).
+//   - transform.listObjToMap pairs keys[i][keyName] with
+//     values[i][valueName]; random(pattern) bounds *, + and {n,} at 10
+//     repetitions as goregen does by default.
 package compiler

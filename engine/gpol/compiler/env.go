@@ -4,6 +4,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common"
 	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/decls"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/ext"
@@ -110,6 +111,9 @@ func orValueCompatLib() []cel.EnvOption {
 		overloads = append(overloads, cel.Overload("orvalue_compat_"+t.String(), []*cel.Type{t, t}, t,
 			cel.OverloadIsNonStrict(), cel.BinaryBinding(impl)))
 	}
+	// Without runtime type guards: a dyn receiver that turns out to be null
+	// or of another type than the default is still returned as it is.
+	overloads = append(overloads, decls.DisableTypeGuards(true))
 	return []cel.EnvOption{cel.Function("__orValueCompat__", overloads...)}
 }
 

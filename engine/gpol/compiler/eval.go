@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
-	"github.com/google/cel-go/common/types/traits"
 )
 
 // evaluation is one run of a policy (one Match, Generate or
@@ -82,10 +81,7 @@ func (e *evaluation) eval(p *program) (ref.Val, error) {
 	if e.overCost {
 		return nil, e.costError(p)
 	}
-	val, det, err := p.prg.Eval(e.act)
-	if det != nil && det.ActualCost() != nil {
-		e.cost += *det.ActualCost()
-	}
+	val, _, err := p.prg.Eval(e.act)
 	if err != nil {
 		if strings.Contains(err.Error(), "actual cost limit exceeded") || e.overCost {
 			e.overCost = true
@@ -101,7 +97,7 @@ func (e *evaluation) eval(p *program) (ref.Val, error) {
 }
 
 func (e *evaluation) costError(p *program) error {
-	return fmt.Errorf("%s: %w: the evaluation used more than its budget of %d (Kubernetes' per-expression limit)", p.expr.Path, errCostLimit, e.p.costLimit)
+	return fmt.Errorf("%s: %w: the evaluation spent more than its CEL cost budget of %d; genplay stops runaway expressions (Kyverno sets no limit for generating policies)", p.expr.Path, errCostLimit, e.p.costLimit)
 }
 
 // variable evaluates variables.<name> once per evaluation.
@@ -209,22 +205,3 @@ func (p *Policy) UsesHTTP() bool { return p.usesHTTP }
 // Namespace is the namespace the policy is confined to ("" for a
 // GeneratingPolicy).
 func (p *Policy) Namespace() string { return p.namespace }
-
-// costEstimator charges the library functions of this package by the size
-// of what they return, so that big Host answers count against the budget.
-type costEstimator struct{}
-
-func (costEstimator) CallCost(function, overloadID string, args []ref.Val, result ref.Val) *uint64 {
-	var c uint64 = 1
-	switch r := result.(type) {
-	case types.String:
-		c += uint64(len(r)) / 10
-	case types.Bytes:
-		c += uint64(len(r)) / 10
-	case traits.Sizer:
-		if n, ok := r.Size().(types.Int); ok {
-			c += uint64(n)
-		}
-	}
-	return &c
-}

@@ -26,6 +26,7 @@ func CompileException(e *gpol.Exception, p *gpol.Policy, opts Options) (*Excepti
 	if err != nil {
 		return nil, source.Diagnostics{source.Errorf(source.Pos{}, "generating policy compiler error: %v", err)}
 	}
+	defer c.release()
 	out := &Exception{source: e, policy: &Policy{source: p, namespace: ns, opts: opts, costLimit: c.costLimit, varIndex: map[string]int{}}}
 	for _, m := range e.MatchConditions {
 		if prg, ok := c.compile(m.Expression, types.BoolType); ok {

@@ -140,6 +140,7 @@ func evalIn(t testing.TB, ns, text string, in Input, h Host) (any, error) {
 	c, err := newCompiler(ns, Options{Now: time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC), Seed: 7})
 	require.NoError(t, err)
 	prg, ok := c.compile(gpol.Expression{Text: text, Path: "expr"}, nil)
+	c.release()
 	require.True(t, ok, "%v", c.diags)
 	p := &Policy{namespace: ns, opts: Options{Now: time.Date(2026, 12, 1, 10, 30, 0, 0, time.UTC), Seed: 7}, costLimit: c.costLimit, varIndex: map[string]int{}}
 	e := p.newEvaluation(in, h)

@@ -26,6 +26,8 @@ func TestLibraryFunctionsGiveKyvernosResults(t *testing.T) {
 		{"orValue on a present optional gives the value", `{"a": 1}[?"a"].orValue(7)`, float64(1)},
 		{"orValue on a plain value gives the value", `"x".orValue("y")`, "x"},
 		{"orValue on an error gives the default", `{"a": 1}.b.orValue(7)`, float64(7)},
+		{"orValue on a dyn null gives null", `dyn(null).orValue({})`, nil},
+		{"orValue on a dyn of another type gives the value", `dyn(1).orValue("x")`, float64(1)},
 		{"optional chaining reads an absent field as none", `{"a": {}}.?a.?b.hasValue()`, false},
 		{"cel.bind binds a name", `cel.bind(x, 2, x * x)`, float64(4)},
 		{"base64 encodes bytes", `base64.encode(b"hi")`, "aGk="},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -72,7 +73,11 @@ func (c *compiler) compileTemplate(t *gpol.Template, path string) (*template, bo
 			break
 		}
 		if err != nil {
-			return fail(1, 1, "failed to parse template: %v", err)
+			line := 1
+			if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
+				line, _ = strconv.Atoi(m[1])
+			}
+			return fail(line, 1, "failed to parse template: %v", err)
 		}
 		if len(doc.Content) == 0 {
 			continue
@@ -103,6 +108,8 @@ func (c *compiler) compileTemplate(t *gpol.Template, path string) (*template, bo
 	}
 	return out, true
 }
+
+var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 
 type posError struct {
 	line, col int

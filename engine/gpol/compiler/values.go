@@ -135,6 +135,12 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 	return p.Registry.FindStructFieldType(name, field)
 }
 
+// reset forgets the variables of the previous compilation.
+func (p *provider) reset() {
+	p.varNames = nil
+	p.varTypes = map[string]*types.Type{}
+}
+
 // addVariable types variables.<name> for the expressions compiled after it.
 func (p *provider) addVariable(name string, t *types.Type) {
 	if _, ok := p.varTypes[name]; !ok {
@@ -180,11 +186,11 @@ func (l *lazyVariables) Find(key ref.Val) (ref.Val, bool) {
 	return l.ev.variable(string(name))
 }
 func (l *lazyVariables) Iterator() traits.Iterator {
-	names := make([]ref.Val, 0, len(l.ev.p.variables))
+	names := make([]string, 0, len(l.ev.p.variables))
 	for _, v := range l.ev.p.variables {
-		names = append(names, types.String(v.name))
+		names = append(names, v.name)
 	}
-	return types.NewStringList(types.DefaultTypeAdapter, nil).(traits.Lister).Add(types.NewRefValList(types.DefaultTypeAdapter, names)).(traits.Lister).Iterator()
+	return types.NewStringList(types.DefaultTypeAdapter, names).Iterator()
 }
 func (l *lazyVariables) Size() ref.Val { return types.Int(len(l.ev.p.variables)) }
 

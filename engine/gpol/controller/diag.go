@@ -1,7 +1,7 @@
 package controller
 
 import (
-	"strconv"
+	"regexp"
 	"strings"
 
 	"github.com/genplay/genplay/engine/gpol"
@@ -56,5 +56,18 @@ func expressionNamed(p *gpol.Policy, msg string) (gpol.Expression, bool) {
 	return best, at >= 0
 }
 
-// generateRule names a generate entry for the timeline: "spec.generate[0]".
-func generateRule(i int) string { return "spec.generate[" + strconv.Itoa(i) + "]" }
+// rule names the generate entry that is applying, for the timeline: with
+// one entry it is spec.generate[0]; with several, the apply core cannot
+// tell which entry called generator.apply, so the policy is named alone.
+func (ev *evaluation) rule() string {
+	if len(ev.e.p.Spec.Generate) == 1 {
+		return "spec.generate[0]"
+	}
+	return ""
+}
+
+var generatePath = regexp.MustCompile(`spec\.(generate|variables|matchConditions|auditAnnotations)\[\d+\]`)
+
+// failedRule names the entry a runtime error names first
+// ("spec.generate[0].expression: ...").
+func failedRule(msg string) string { return generatePath.FindString(msg) }

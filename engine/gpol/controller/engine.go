@@ -95,7 +95,7 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 		}
 		return
 	case resultError:
-		f.emit(timeline.ActionFailed, &tref, p, "", &tref, "the UpdateRequest failed: "+msg+
+		f.emit(timeline.ActionFailed, &tref, p, failedRule(msg), &tref, "the UpdateRequest failed: "+msg+
 			" (Kyverno retries a failed UpdateRequest a few times, then deletes it; genplay reports it once)")
 		f.core.Diagnose(diagnostic(p, msg))
 	case resultSkip:

@@ -212,6 +212,12 @@ func (f *Family) PolicyWritten(old, obj resource.Object) {
 		e.Raw = obj
 		key := obj.Namespace() + "/" + obj.Name()
 		f.exceptions[key] = &exception{e: e, key: key, rv: obj.ResourceVersion()}
+		if !f.cfg.PolicyExceptions && old == nil {
+			r := obj.Ref()
+			f.emit(timeline.ActionNote, &r, nil, "", nil,
+				"PolicyExceptions are off (Kyverno's --enablePolicyException is false, as in the Helm chart), so Kyverno ignores this exception; "+
+					"genplay run --policy-exceptions turns them on (Kyverno's conformance suite, and genplay test, run with them on)")
+		}
 		return
 	}
 	e := f.admitted
