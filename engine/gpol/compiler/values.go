@@ -98,6 +98,9 @@ func (p *provider) fields(name string) (map[string]*types.Type, bool) {
 			"allowedValues": types.NewListType(types.StringType),
 		}, true
 	}
+	if f, ok := requestTypes[name]; ok {
+		return f, true
+	}
 	return nil, false
 }
 
@@ -127,9 +130,20 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 			return nil, false
 		}
 		return &types.FieldType{
-			Type:    t,
-			IsSet:   func(any) bool { return true },
-			GetFrom: func(obj any) (any, error) { return getField(obj, field) },
+			Type: t,
+			IsSet: func(obj any) bool {
+				if m, ok := obj.(map[string]any); ok {
+					_, ok := m[field]
+					return ok
+				}
+				return true
+			},
+			GetFrom: func(obj any) (any, error) {
+				if _, ok := requestTypes[name]; ok {
+					return getRequestField(obj, field, t)
+				}
+				return getField(obj, field)
+			},
 		}, true
 	}
 	return p.Registry.FindStructFieldType(name, field)
