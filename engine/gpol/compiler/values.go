@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"reflect"
@@ -270,11 +271,7 @@ func fromCEL(v ref.Val) (any, error) {
 	case types.String:
 		return string(x), nil
 	case types.Bytes:
-		j, err := x.ConvertToNative(reflect.TypeOf(""))
-		if err == nil {
-			return j, nil
-		}
-		return nil, err
+		return base64.StdEncoding.EncodeToString(x), nil
 	case *types.Err:
 		return nil, x
 	}
