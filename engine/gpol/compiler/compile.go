@@ -168,7 +168,7 @@ func Compile(p *gpol.Policy, opts Options) (*Policy, source.Diagnostics) {
 		if prg, ok := c.compile(a.ValueExpression, nil); ok {
 			t := prg.outputType
 			if t.Kind() != types.StringKind && t.Kind() != types.NullTypeKind && t.Kind() != types.DynKind {
-				c.errorAt(a.ValueExpression, a.ValueExpression.PosAt, 1, 1, fmt.Sprintf("must evaluate to one of [string null_type], got %s", t))
+				c.invalid(a.ValueExpression, fmt.Sprintf("output is expected to be of type string or null, got %s", t))
 				continue
 			}
 			out.audit = append(out.audit, auditAnnotation{a.Key, prg.program})
@@ -209,7 +209,7 @@ func (c *compiler) compileAt(e gpol.Expression, want *types.Type, posAt func(lin
 		return compiled{}, false
 	}
 	if want != nil && !checked.OutputType().IsExactType(want) {
-		c.errorAt(e, posAt, 1, 1, fmt.Sprintf("expected type %s, got %s", want, checked.OutputType()))
+		c.invalid(e, fmt.Sprintf("output is expected to be of type %s, got %s", want, checked.OutputType()))
 		return compiled{}, false
 	}
 	prg, err := c.env.Program(checked, cel.CustomDecoratorV2(budgetDecorator))
@@ -231,6 +231,13 @@ func (c *compiler) compileAt(e gpol.Expression, want *types.Type, posAt func(lin
 func (c *compiler) errorAt(e gpol.Expression, posAt func(line, col int) source.Pos, line, col int, msg string) {
 	c.diags = append(c.diags, source.Errorf(posAt(line, col),
 		"%s: Invalid value: %q: ERROR: <input>:%d:%d: %s", e.Path, e.Text, line, col, msg))
+}
+
+// invalid records an error about the whole expression (its type), in
+// Kyverno's words (field.Invalid with "output is expected to be of type
+// bool"), at the start of the expression.
+func (c *compiler) invalid(e gpol.Expression, msg string) {
+	c.diags = append(c.diags, source.Errorf(e.PosAt(1, 1), "%s: Invalid value: %q: %s", e.Path, e.Text, msg))
 }
 
 // referencesHTTP reports whether a checked expression uses the http

@@ -24,8 +24,8 @@ func TestCompileRefusesWhatKyvernoRefuses(t *testing.T) {
 			"found no matching overload for '_!=_' applied to '(map(string, any), null)'"},
 		{"a namespaced resource.get takes no namespace", namespaced,
 			`dyn(resource.get("v1", "secrets", "ns", "s")) == null`, "found no matching overload for 'get'"},
-		{"a generate expression must be exactly bool", cluster, `"yes"`, "expected type bool, got string"},
-		{"dyn is not exactly bool", cluster, `dyn(true)`, "expected type bool, got dyn"},
+		{"a generate expression must be exactly bool", cluster, `"yes"`, "output is expected to be of type bool, got string"},
+		{"dyn is not exactly bool", cluster, `dyn(true)`, "output is expected to be of type bool, got dyn"},
 		{"an unknown function is an error", cluster, `nope(1)`, "undeclared reference to 'nope'"},
 		{"a syntax error is an error", cluster, `generator.apply(`, "Syntax error"},
 		{"two-variable comprehensions are not enabled", cluster, `[1].all(i, v, v > 0)`, "all"},
@@ -158,7 +158,7 @@ func TestVariablesAreTypedInOrder(t *testing.T) {
     valueExpression: '1'
 `)), Options{})
 		assert.ErrorContains(t, diags, "spec.auditAnnotations[0].valueExpression")
-		assert.ErrorContains(t, diags, "must evaluate to one of [string null_type], got int")
+		assert.ErrorContains(t, diags, "output is expected to be of type string or null, got int")
 	})
 }
 
