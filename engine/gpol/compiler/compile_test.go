@@ -190,3 +190,15 @@ func TestCompileErrorsPointAtTheOffendingPartOfTheExpression(t *testing.T) {
 		})
 	}
 }
+
+func TestVariableTypesDoNotLeakBetweenPolicies(t *testing.T) {
+	list := "  variables:\n  - name: v\n    expression: '[1]'\n  generate:\n  - expression: 'variables.v[0] == 1'\n"
+	str := "  variables:\n  - name: v\n    expression: '\"x\"'\n  generate:\n  - expression: 'variables.v == \"x\"'\n"
+	none := "  generate:\n  - expression: 'variables.v == \"x\"'\n"
+	for i, spec := range []string{list, str, list, str} {
+		_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, spec)), Options{})
+		assert.Empty(t, diags, "compilation %d", i)
+	}
+	_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, none)), Options{})
+	assert.ErrorContains(t, diags, "undefined field 'v'", "a policy without variables does not see the last policy's")
+}
