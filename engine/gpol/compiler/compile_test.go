@@ -202,3 +202,26 @@ func TestVariableTypesDoNotLeakBetweenPolicies(t *testing.T) {
 	_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, none)), Options{})
 	assert.ErrorContains(t, diags, "undefined field 'v'", "a policy without variables does not see the last policy's")
 }
+
+func TestHTTPIsForbiddenAnywhereInANamespacedPolicy(t *testing.T) {
+	tests := []struct{ name, spec string }{
+		{"in a variable", "  variables:\n  - name: r\n    expression: 'http.get(\"http://x\")'\n  generate:\n  - expression: 'true'\n"},
+		{"in a match condition", "  matchConditions:\n  - name: m\n    expression: 'dyn(http.Get(\"http://x\")) != null'\n  generate:\n  - expression: 'true'\n"},
+		{"in a template placeholder", "  generate:\n  - template:\n      interpolate: cel\n      value: |\n        kind: ConfigMap\n        data:\n          a: (( string(http.get(\"http://x\")) ))\n"},
+		{"in an audit annotation", "  generate:\n  - expression: 'true'\n  auditAnnotations:\n  - key: k\n    valueExpression: 'string(http.get(\"http://x\"))'\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindNamespacedGeneratingPolicy, tt.spec)), Options{})
+			require.Len(t, diags, 1)
+			assert.Equal(t, httpForbidden, diags[0].Message)
+			assert.Positive(t, diags[0].Line)
+			p, diags := Compile(parsePolicy(t, policyYAML(gpol.KindNamespacedGeneratingPolicy, tt.spec)), Options{AllowHTTPInNamespacedPolicies: true})
+			require.Empty(t, diags)
+			assert.True(t, p.UsesHTTP())
+			c, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, tt.spec)), Options{})
+			require.Empty(t, diags, "a cluster policy may use http")
+			assert.True(t, c.UsesHTTP())
+		})
+	}
+}
