@@ -113,13 +113,7 @@ func (c *compiler) release() {
 // that has errors. A NamespacedGeneratingPolicy that uses http is refused
 // unless opts.AllowHTTPInNamespacedPolicies.
 func Compile(p *gpol.Policy, opts Options) (*Policy, source.Diagnostics) {
-	ns := ""
-	if p.Namespaced() {
-		ns = p.Namespace
-		if ns == "" {
-			ns = "default"
-		}
-	}
+	ns := policyNamespace(p)
 	c, err := newCompiler(ns, opts)
 	if err != nil {
 		return nil, source.Diagnostics{source.Errorf(source.Pos{}, "generating policy compiler error: %v", err)}
@@ -249,6 +243,19 @@ func referencesHTTP(a *ast.AST) bool {
 		}
 	}
 	return false
+}
+
+// policyNamespace is the namespace a policy is confined to: "" for a
+// GeneratingPolicy; for a NamespacedGeneratingPolicy its namespace, or
+// "default" when it has none (kubectl's default context).
+func policyNamespace(p *gpol.Policy) string {
+	if !p.Namespaced() {
+		return ""
+	}
+	if p.Namespace == "" {
+		return "default"
+	}
+	return p.Namespace
 }
 
 // policyPos is the position of a field of the policy, when it has a source.
