@@ -2,9 +2,6 @@ package compiler
 
 import (
 	"time"
-
-	"github.com/genplay/genplay/engine/gpol"
-	"github.com/genplay/genplay/engine/source"
 )
 
 // DefaultCostLimit is the CEL cost budget of one evaluation when
@@ -81,5 +78,3 @@ type Seeder interface {
 	Seed() uint64
 }
 
-var _ = gpol.Group
-var _ source.Diagnostics
