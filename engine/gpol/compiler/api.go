@@ -77,4 +77,3 @@ type Clock interface {
 type Seeder interface {
 	Seed() uint64
 }
-
