@@ -22,6 +22,48 @@ type watchManager struct {
 	policyRefs map[string]map[resource.GVK]bool
 	// refCount counts, per kind, the policies watching it.
 	refCount map[resource.GVK]int
+	// byTrigger indexes the cache by policy-name and trigger-uid labels
+	// (triggerKey), so that a trigger's objects are found without a scan.
+	byTrigger map[string]map[string]bool
+}
+
+func triggerKey(policyName, triggerUID string) string { return policyName + "|" + triggerUID }
+
+// put caches an object, replacing the entry of its UID.
+func (w *watchManager) put(c *cached) {
+	w.drop(c.uid)
+	w.cache[c.uid] = c
+	k := triggerKey(c.labels[generate.LabelPolicyName], c.labels[generate.LabelTriggerUID])
+	if w.byTrigger[k] == nil {
+		w.byTrigger[k] = map[string]bool{}
+	}
+	w.byTrigger[k][c.uid] = true
+}
+
+// drop forgets an object.
+func (w *watchManager) drop(uid string) {
+	c := w.cache[uid]
+	if c == nil {
+		return
+	}
+	delete(w.cache, uid)
+	k := triggerKey(c.labels[generate.LabelPolicyName], c.labels[generate.LabelTriggerUID])
+	delete(w.byTrigger[k], uid)
+	if len(w.byTrigger[k]) == 0 {
+		delete(w.byTrigger, k)
+	}
+}
+
+// triggerUIDs returns, in order, the UIDs of the cached objects whose
+// labels name the policy key and the trigger.
+func (w *watchManager) triggerUIDs(policyKey, triggerUID string) []string {
+	set := w.byTrigger[triggerKey(policyKey, triggerUID)]
+	uids := make([]string, 0, len(set))
+	for u := range set {
+		uids = append(uids, u)
+	}
+	sort.Strings(uids)
+	return uids
 }
 
 // cached is a metadataCache entry.
@@ -34,7 +76,8 @@ type cached struct {
 }
 
 func newWatchManager(f *Family) *watchManager {
-	return &watchManager{f: f, cache: map[string]*cached{}, policyRefs: map[string]map[resource.GVK]bool{}, refCount: map[resource.GVK]int{}}
+	return &watchManager{f: f, cache: map[string]*cached{}, policyRefs: map[string]map[resource.GVK]bool{}, refCount: map[resource.GVK]int{},
+		byTrigger: map[string]map[string]bool{}}
 }
 
 // hashContent is what CalculateResourceHash covers.
@@ -101,15 +144,15 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 			refs[g] = true
 			w.refCount[g]++
 		}
-		w.cache[obj.UID()] = newCached(obj)
+		w.put(newCached(obj))
 	}
 	for g := range refs {
 		if produced[g] {
 			continue
 		}
-		for _, uid := range w.sortedUIDs() {
+		for _, uid := range w.triggerUIDs(policyKey, t.uid) {
 			c := w.cache[uid]
-			if c.data.GVK() != g || c.labels[generate.LabelTriggerUID] != t.uid || c.labels[generate.LabelPolicyName] != policyKey {
+			if c.data.GVK() != g {
 				continue
 			}
 			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked (SyncWatchers)")
@@ -125,9 +168,9 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 	for _, d := range desired {
 		want[d.Ref()] = true
 	}
-	for _, uid := range w.sortedUIDs() {
+	for _, uid := range w.triggerUIDs(policyKey, t.uid) {
 		c := w.cache[uid]
-		if c.labels[generate.LabelPolicyName] != policyKey || c.labels[generate.LabelTriggerUID] != t.uid || want[c.ref] {
+		if want[c.ref] {
 			continue
 		}
 		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it (CleanupStaleDownstreams)")
@@ -140,12 +183,13 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 // NamespacedGeneratingPolicy (key namespace/name, label name) never matches.
 func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gpol.Policy, reason string) int {
 	n := 0
-	for _, uid := range w.sortedUIDs() {
+	uids := w.sortedUIDs
+	if t != nil {
+		uids = func() []string { return w.triggerUIDs(policyKey, t.uid) }
+	}
+	for _, uid := range uids() {
 		c := w.cache[uid]
 		if c.labels[generate.LabelPolicyName] != policyKey {
-			continue
-		}
-		if t != nil && c.labels[generate.LabelTriggerUID] != t.uid {
 			continue
 		}
 		w.deleteCached(c, p, reason)
@@ -183,7 +227,7 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 		case deleteDownstream && !clone:
 			w.deleteCached(c, p, del)
 		default:
-			delete(w.cache, uid)
+			w.drop(uid)
 			if keep != "" {
 				r := c.ref
 				reason := keep
@@ -205,7 +249,7 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 
 // deleteCached deletes a tracked object through the API and forgets it.
 func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
-	delete(w.cache, c.uid)
+	w.drop(c.uid)
 	r := c.ref
 	live, err := w.f.store.View(r)
 	if err != nil || live.UID() != c.uid {
@@ -328,7 +372,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		if err != nil {
 			continue
 		}
-		w.cache[updated.UID()] = newCached(updated)
+		w.put(newCached(updated))
 		if updated.ResourceVersion() != d.ResourceVersion() {
 			r := c.ref
 			sref := obj.Ref()
