@@ -470,7 +470,7 @@ func literal(v any) (string, error) {
 var functions = map[string]string{
 	"to_upper":      "string($1).upperAscii()",
 	"to_lower":      "string($1).lowerAscii()",
-	"to_string":     "string($1)",
+	"to_string":     "cel.bind(s, dyn($1), type(s) == string ? s : json.marshal(s))",
 	"length":        "size($1)",
 	"split":         "string($1).split($2)",
 	"join":          "$2.join($1)",
