@@ -870,6 +870,9 @@ func (rc *ruleConv) familyNotes() {
 		}
 		break
 	}
+	if rc.p.Kind == policy.KindPolicy && g.Synchronize {
+		rc.note("for a NamespacedGeneratingPolicy, Kyverno 1.19's watcher cache is keyed by namespace/name but filtered by the policy-name label (the name): deleting the trigger or the policy, a trigger that stops matching and policy-change re-syncs delete or refresh nothing (GENERATING-POLICY.md §3.6 ⚠); reverts and recreates still work", at...)
+	}
 	if rc.readsOperation {
 		rc.note("request.operation is CREATE in a GeneratingPolicy's background evaluations (generateExisting, re-sync) and \"\" in a ClusterPolicy's: an expression such as request.operation || 'BACKGROUND' no longer tells them apart (GENERATING-POLICY.md §3.2)")
 	}
