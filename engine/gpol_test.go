@@ -290,3 +290,22 @@ func TestCELCompileErrorPointsAtTheExpression(t *testing.T) {
 	}
 	assert.True(t, found, "a diagnostic at the expression's line: %+v", s.diags)
 }
+
+func TestCELWithoutSyncTriggerDeletionKeepsTheDownstreamAndSaysWhy(t *testing.T) {
+	s := celSession(t, 1, false)
+	s.celPut(t, strings.Replace(gpolNetpol(0, false, false, "CREATE, UPDATE"), `apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE, UPDATE]
+      resources: [namespaces]`, `apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE, UPDATE]
+      resources: [configmaps]`, 1))
+	cm := resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "default", "namespace": "default",
+		"labels": map[string]any{"netpol": "on"}}}
+	s.celStep(t, func() error { _, _, err := s.Put(ModeCreate, cm, nil); return err })
+	ds := resource.Ref{APIVersion: "networking.k8s.io/v1", Kind: "NetworkPolicy", Namespace: "default", Name: "default-deny"}
+	s.uidOf(t, ds)
+	events := s.celStep(t, func() error { return s.Remove(cm.Ref()) })
+	eventWith(t, events, timeline.ActionKept, "synchronize is off, so Kyverno does not clean up")
+	s.uidOf(t, ds)
+}

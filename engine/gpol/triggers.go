@@ -53,6 +53,7 @@ func (t TriggerTarget) Kind(kinds []cluster.KindInfo) (cluster.KindInfo, bool) {
 }
 
 // NamespaceLabels returns the labels of a namespace, and whether it exists.
+// A nil NamespaceLabels knows no namespace.
 type NamespaceLabels func(name string) (map[string]string, bool)
 
 // TriggerCandidate is getGpolTriggers' filter of a listed object (K:pkg/policy/gpol.go
@@ -87,6 +88,9 @@ func (m *MatchResources) TriggerCandidate(t TriggerTarget, obj resource.Object, 
 		if obj.GVK().Group == "" && obj.Kind() == "Namespace" {
 			lbls = obj.Labels()
 		} else {
+			if namespaces == nil {
+				return false
+			}
 			l, ok := namespaces(obj.Namespace())
 			if !ok {
 				return false

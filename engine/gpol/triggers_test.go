@@ -93,5 +93,6 @@ func TestTriggerCandidateIsGetGpolTriggersCrudeFilter(t *testing.T) {
 	m.NamespaceSelector = &LabelSelector{MatchLabels: map[string]string{"env": "pr*"}}
 	assert.True(t, m.TriggerCandidate(target, obj("v1", "Pod", "prod", "p", nil), namespaces), "the namespace check is Kyverno's legacy CheckSelector, with wildcards")
 
+	assert.False(t, m.TriggerCandidate(target, obj("v1", "Pod", "prod", "p", nil), nil), "without a namespace lookup no namespace is known")
 	assert.False(t, base().TriggerCandidate(TriggerTarget{Rule: 3}, obj("v1", "Pod", "dev", "p", nil), namespaces), "a target of another policy's rules")
 }

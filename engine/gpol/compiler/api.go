@@ -2,9 +2,6 @@ package compiler
 
 import (
 	"time"
-
-	"github.com/genplay/genplay/engine/gpol"
-	"github.com/genplay/genplay/engine/source"
 )
 
 // DefaultCostLimit is the CEL cost budget of one evaluation when
@@ -80,6 +77,3 @@ type Clock interface {
 type Seeder interface {
 	Seed() uint64
 }
-
-var _ = gpol.Group
-var _ source.Diagnostics

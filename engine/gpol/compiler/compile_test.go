@@ -24,8 +24,8 @@ func TestCompileRefusesWhatKyvernoRefuses(t *testing.T) {
 			"found no matching overload for '_!=_' applied to '(map(string, any), null)'"},
 		{"a namespaced resource.get takes no namespace", namespaced,
 			`dyn(resource.get("v1", "secrets", "ns", "s")) == null`, "found no matching overload for 'get'"},
-		{"a generate expression must be exactly bool", cluster, `"yes"`, "expected type bool, got string"},
-		{"dyn is not exactly bool", cluster, `dyn(true)`, "expected type bool, got dyn"},
+		{"a generate expression must be exactly bool", cluster, `"yes"`, "output is expected to be of type bool, got string"},
+		{"dyn is not exactly bool", cluster, `dyn(true)`, "output is expected to be of type bool, got dyn"},
 		{"an unknown function is an error", cluster, `nope(1)`, "undeclared reference to 'nope'"},
 		{"a syntax error is an error", cluster, `generator.apply(`, "Syntax error"},
 		{"two-variable comprehensions are not enabled", cluster, `[1].all(i, v, v > 0)`, "all"},
@@ -158,7 +158,7 @@ func TestVariablesAreTypedInOrder(t *testing.T) {
     valueExpression: '1'
 `)), Options{})
 		assert.ErrorContains(t, diags, "spec.auditAnnotations[0].valueExpression")
-		assert.ErrorContains(t, diags, "must evaluate to one of [string null_type], got int")
+		assert.ErrorContains(t, diags, "output is expected to be of type string or null, got int")
 	})
 }
 
@@ -187,6 +187,41 @@ func TestCompileErrorsPointAtTheOffendingPartOfTheExpression(t *testing.T) {
 			assert.Equal(t, "policy.yaml", d.File)
 			assert.Equal(t, tt.line, d.Line, "line")
 			assert.Equal(t, tt.col, d.Col, "column")
+		})
+	}
+}
+
+func TestVariableTypesDoNotLeakBetweenPolicies(t *testing.T) {
+	list := "  variables:\n  - name: v\n    expression: '[1]'\n  generate:\n  - expression: 'variables.v[0] == 1'\n"
+	str := "  variables:\n  - name: v\n    expression: '\"x\"'\n  generate:\n  - expression: 'variables.v == \"x\"'\n"
+	none := "  generate:\n  - expression: 'variables.v == \"x\"'\n"
+	for i, spec := range []string{list, str, list, str} {
+		_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, spec)), Options{})
+		assert.Empty(t, diags, "compilation %d", i)
+	}
+	_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, none)), Options{})
+	assert.ErrorContains(t, diags, "undefined field 'v'", "a policy without variables does not see the last policy's")
+}
+
+func TestHTTPIsForbiddenAnywhereInANamespacedPolicy(t *testing.T) {
+	tests := []struct{ name, spec string }{
+		{"in a variable", "  variables:\n  - name: r\n    expression: 'http.get(\"http://x\")'\n  generate:\n  - expression: 'true'\n"},
+		{"in a match condition", "  matchConditions:\n  - name: m\n    expression: 'dyn(http.Get(\"http://x\")) != null'\n  generate:\n  - expression: 'true'\n"},
+		{"in a template placeholder", "  generate:\n  - template:\n      interpolate: cel\n      value: |\n        kind: ConfigMap\n        data:\n          a: (( string(http.get(\"http://x\")) ))\n"},
+		{"in an audit annotation", "  generate:\n  - expression: 'true'\n  auditAnnotations:\n  - key: k\n    valueExpression: 'string(http.get(\"http://x\"))'\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindNamespacedGeneratingPolicy, tt.spec)), Options{})
+			require.Len(t, diags, 1)
+			assert.Equal(t, httpForbidden, diags[0].Message)
+			assert.Positive(t, diags[0].Line)
+			p, diags := Compile(parsePolicy(t, policyYAML(gpol.KindNamespacedGeneratingPolicy, tt.spec)), Options{AllowHTTPInNamespacedPolicies: true})
+			require.Empty(t, diags)
+			assert.True(t, p.UsesHTTP())
+			c, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, tt.spec)), Options{})
+			require.Empty(t, diags, "a cluster policy may use http")
+			assert.True(t, c.UsesHTTP())
 		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/source"
@@ -71,4 +72,102 @@ func TestEveryConformancePolicyCompilesAsInKyverno(t *testing.T) {
 		}
 	}
 	assert.Greater(t, compiled, 60, "the suite has more than 60 policies")
+}
+
+// The template tests of the suite: the policy, applied to the test's
+// Namespace, renders what the test's assert files expect.
+func TestConformanceTemplatesRenderWhatTheTestsAssert(t *testing.T) {
+	dir := filepath.Join(conformanceDir, "template")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("the conformance tests are missing: %v", err)
+		}
+		t.Skipf("the conformance tests are missing (%v): nothing to render", err)
+	}
+	read := func(t *testing.T, path string) []map[string]any {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		docs, diags := source.Parse(path, data)
+		require.Empty(t, diags)
+		var out []map[string]any
+		for _, d := range docs {
+			if m, ok := d.Value.(map[string]any); ok {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	ran := 0
+	for _, e := range entries {
+		test := filepath.Join(dir, e.Name())
+		asserts, _ := filepath.Glob(filepath.Join(test, "*-assert.yaml"))
+		t.Run(e.Name()+" renders the asserted objects", func(t *testing.T) {
+			docs, diags := source.Parse("policy.yaml", mustRead(t, filepath.Join(test, "policy.yaml")))
+			require.Empty(t, diags)
+			p, pd := gpol.Parse(docs[0], nil)
+			require.Empty(t, pd)
+			compiled, cd := Compile(p, Options{})
+			require.Empty(t, cd)
+			ns := read(t, filepath.Join(test, "namespace.yaml"))[0]
+			h := newHost()
+			require.NoError(t, compiled.Generate(Input{Object: ns, Request: map[string]any{"operation": "CREATE"}}, h))
+			var got []map[string]any
+			for _, g := range h.generated {
+				got = append(got, g.objects...)
+			}
+			checked := 0
+			for _, a := range asserts {
+				for _, want := range read(t, a) {
+					if want["kind"] == "CustomResourceDefinition" {
+						continue
+					}
+					found := false
+					for _, g := range got {
+						found = found || contains(g, want)
+					}
+					assert.True(t, found, "%s: no generated object holds %v; generated %v", filepath.Base(a), want, got)
+					checked++
+				}
+			}
+			assert.Positive(t, checked)
+		})
+		ran++
+	}
+	assert.Equal(t, 3, ran)
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return data
+}
+
+// contains is chainsaw's assertion: every field of want is in got.
+func contains(got, want any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k, v := range w {
+			if !contains(g[k], v) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !contains(g[i], w[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return got == want
 }

@@ -6,6 +6,9 @@
 //
 // What mirrors what (K: kyverno v1.19.0, S: kyverno/sdk, cel-go v0.30.0):
 //
+//   - request.go: the AdmissionRequest type (k8s.io/apiserver/pkg/
+//     admission/plugin/cel BuildRequestType, K:pkg/cel/compiler/request.go).
+//   - budget.go: the deterministic cost budget of an evaluation.
 //   - env.go: createBaseGpolEnv and DynamicResourceEnvOptionsWithCompat
 //     (K:pkg/cel/policies/gpol/compiler/compiler.go,
 //     K:pkg/cel/compiler/env.go): the cel-go options of §2.4 and the
@@ -42,9 +45,13 @@
 //     at 100,000 elements; resource.List answers and generator.apply
 //     inputs at MaxListSize. Kyverno sets no cost limit for generating
 //     policies.
-//   - request and namespaceObject are declared dyn, not the Kubernetes
-//     AdmissionRequest and Namespace object types, so a misspelt field of
-//     request is a runtime error here, not a compile error.
+//   - request is declared as Kubernetes' AdmissionRequest type (request.go)
+//     but namespaceObject is dyn, not the Namespace object type: a misspelt
+//     field of namespaceObject is a runtime error here, a compile error in
+//     Kyverno.
+//   - Generated objects are converted to JSON-shaped values: bytes become
+//     base64 strings and timestamps RFC 3339 strings, where Kyverno's
+//     conversion to google.protobuf.Struct refuses them.
 //   - ext.Protos is not enabled (no protobuf messages exist here).
 //   - x.orValue(y) on a plain value of another type than y returns x
 //     (Kyverno's compat overloads would refuse a mismatch at run time).

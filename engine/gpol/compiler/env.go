@@ -40,7 +40,7 @@ func newEnv(namespace string) (*cel.Env, *provider, error) {
 
 		cel.Variable("object", cel.DynType),
 		cel.Variable("oldObject", cel.DynType),
-		cel.Variable("request", cel.DynType),
+		cel.Variable("request", requestType),
 		cel.Variable("namespaceObject", cel.DynType),
 		cel.Variable("variables", variablesType),
 		cel.Variable("exceptions", exceptionType),

@@ -35,7 +35,7 @@ func (p *Policy) newEvaluation(in Input, h Host) *evaluation {
 	if in.OldObject != nil {
 		old = toCEL(in.OldObject)
 	}
-	req := any(types.NullValue)
+	req := any(map[string]any{})
 	if in.Request != nil {
 		req = toCEL(in.Request)
 	}

@@ -304,3 +304,32 @@ func TestPoliciesCompileAndEvaluateConcurrently(t *testing.T) {
 		assert.NoError(t, <-done)
 	}
 }
+
+func TestRequestIsTheAdmissionRequestType(t *testing.T) {
+	in := Input{Object: map[string]any{}, Request: map[string]any{
+		"operation": "UPDATE", "name": "team-a",
+		"kind":     map[string]any{"group": "", "version": "v1", "kind": "Namespace"},
+		"userInfo": map[string]any{"username": "alice", "groups": []any{"devs"}},
+	}}
+	tests := []struct {
+		name, expr string
+		want       any
+	}{
+		{"a field of the request", `request.operation`, "UPDATE"},
+		{"a nested field of the request", `request.kind.kind + "/" + request.userInfo.username`, "Namespace/alice"},
+		{"a field the request does not carry is its zero value", `[request.subResource, string(request.dryRun), string(request.requestKind.kind.size())]`, []any{"", "false", "0"}},
+		{"a list field the request does not carry is empty", `request.resource.resource == "" && request.userInfo.extra.size() == 0`, true},
+		{"has() tests whether the request carries the field", `[has(request.name), has(request.namespace)]`, []any{true, false}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := evalIn(t, "", tt.expr, in, newHost())
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	t.Run("a misspelt field of the request is a compile error", func(t *testing.T) {
+		_, diags := Compile(generatePolicy(t, gpol.KindGeneratingPolicy, `request.operaton == "CREATE"`), Options{})
+		assert.ErrorContains(t, diags, "undefined field 'operaton'")
+	})
+}

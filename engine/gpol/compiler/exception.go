@@ -18,10 +18,7 @@ type Exception struct {
 // CompileException compiles e's matchConditions in p's environment (no
 // variables are declared).
 func CompileException(e *gpol.Exception, p *gpol.Policy, opts Options) (*Exception, source.Diagnostics) {
-	ns := ""
-	if p.Namespaced() {
-		ns = p.Namespace
-	}
+	ns := policyNamespace(p)
 	c, err := newCompiler(ns, opts)
 	if err != nil {
 		return nil, source.Diagnostics{source.Errorf(source.Pos{}, "generating policy compiler error: %v", err)}

@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"fmt"
-
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -338,5 +336,3 @@ func imageDataLib() []cel.EnvOption {
 			}))}
 	})
 }
-
-var _ = fmt.Sprintf

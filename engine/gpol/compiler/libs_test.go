@@ -31,6 +31,7 @@ func TestLibraryFunctionsGiveKyvernosResults(t *testing.T) {
 		{"optional chaining reads an absent field as none", `{"a": {}}.?a.?b.hasValue()`, false},
 		{"cel.bind binds a name", `cel.bind(x, 2, x * x)`, float64(4)},
 		{"base64 encodes bytes", `base64.encode(b"hi")`, "aGk="},
+		{"bytes in a result are base64 as in JSON", `{"b": b"hi", "t": timestamp("2026-01-01T00:00:00Z")}`, map[string]any{"b": "aGk=", "t": "2026-01-01T00:00:00Z"}},
 		{"json.encode renders JSON", `json.encode({"a": [1, 2]})`, `{"a":[1,2]}`},
 		{"lists.range counts from zero", `lists.range(3)`, []any{float64(0), float64(1), float64(2)}},
 		{"lists ext sorts", `[3, 1, 2].sort()`, []any{float64(1), float64(2), float64(3)}},

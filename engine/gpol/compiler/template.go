@@ -197,12 +197,16 @@ func (tc *templateCompiler) scalar(n *yaml.Node) (*tnode, error) {
 			Path: fmt.Sprintf("%s.value", tc.path),
 			Pos:  tc.value.PosAt(line, col),
 		}
-		value := tc.value
+		value, indent := tc.value, tc.blockIndent(n)
 		prg, good := tc.c.compileAt(e, nil, func(l, c int) source.Pos {
-			if l == 1 {
+			switch {
+			case l == 1:
 				return value.PosAt(line, col+c-1)
+			case indent >= 0:
+				// The expression goes on at the start of the block's next lines.
+				return value.PosAt(line+l-1, indent+c)
 			}
-			return value.PosAt(line+l-1, c)
+			return value.PosAt(line, col)
 		})
 		if !good {
 			ok = false
@@ -234,16 +238,27 @@ func (tc *templateCompiler) locate(n *yaml.Node, off int) (int, int) {
 			return n.Line, col
 		}
 	case yaml.LiteralStyle:
-		before := n.Value[:off]
-		k := strings.Count(before, "\n")
-		line := n.Line + 1 + k
-		if line-1 < len(tc.lines) {
-			raw := tc.lines[line-1]
-			indent := len(raw) - len(strings.TrimLeft(raw, " "))
+		if indent := tc.blockIndent(n); indent >= 0 {
+			before := n.Value[:off]
+			line := n.Line + 1 + strings.Count(before, "\n")
 			return line, indent + 1 + utf8.RuneCountInString(before[strings.LastIndex(before, "\n")+1:])
 		}
 	}
 	return n.Line, n.Column
+}
+
+// blockIndent is the indentation of a literal block scalar's content (that
+// of its first non-empty line), or -1 for other scalars.
+func (tc *templateCompiler) blockIndent(n *yaml.Node) int {
+	if n.Style != yaml.LiteralStyle {
+		return -1
+	}
+	for i := n.Line; i < len(tc.lines); i++ { // tc.lines[n.Line] is the line after the indicator
+		if raw := tc.lines[i]; strings.TrimSpace(raw) != "" {
+			return len(raw) - len(strings.TrimLeft(raw, " "))
+		}
+	}
+	return -1
 }
 
 func hasPlaceholder(n *yaml.Node) bool {

@@ -123,3 +123,15 @@ func TestTemplateCompileErrorsPointAtTheTemplate(t *testing.T) {
 		})
 	}
 }
+
+func TestPlaceholderErrorsInLiteralBlocksPointAtTheirLine(t *testing.T) {
+	// A literal block inside the template: its content is indented by 4 in
+	// the template (12 in the policy); the template starts on line 19.
+	value := "kind: ConfigMap\ndata:\n  script: |\n    echo (( 1 +\n      nope ))\n    done\n"
+	_, diags := Compile(parsePolicy(t, policyYAML(gpol.KindGeneratingPolicy, templateSpec("cel", value))), Options{})
+	require.NotEmpty(t, diags)
+	d := diags[0]
+	assert.Contains(t, d.Message, "ERROR: <input>:2:3: undeclared reference to 'nope'")
+	assert.Equal(t, 23, d.Line, "line")
+	assert.Equal(t, 15, d.Col, "column")
+}

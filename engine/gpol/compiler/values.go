@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"encoding/base64"
 	"fmt"
 	"math"
 	"reflect"
@@ -98,6 +99,9 @@ func (p *provider) fields(name string) (map[string]*types.Type, bool) {
 			"allowedValues": types.NewListType(types.StringType),
 		}, true
 	}
+	if f, ok := requestTypes[name]; ok {
+		return f, true
+	}
 	return nil, false
 }
 
@@ -127,9 +131,20 @@ func (p *provider) FindStructFieldType(name, field string) (*types.FieldType, bo
 			return nil, false
 		}
 		return &types.FieldType{
-			Type:    t,
-			IsSet:   func(any) bool { return true },
-			GetFrom: func(obj any) (any, error) { return getField(obj, field) },
+			Type: t,
+			IsSet: func(obj any) bool {
+				if m, ok := obj.(map[string]any); ok {
+					_, ok := m[field]
+					return ok
+				}
+				return true
+			},
+			GetFrom: func(obj any) (any, error) {
+				if _, ok := requestTypes[name]; ok {
+					return getRequestField(obj, field, t)
+				}
+				return getField(obj, field)
+			},
 		}, true
 	}
 	return p.Registry.FindStructFieldType(name, field)
@@ -256,11 +271,7 @@ func fromCEL(v ref.Val) (any, error) {
 	case types.String:
 		return string(x), nil
 	case types.Bytes:
-		j, err := x.ConvertToNative(reflect.TypeOf(""))
-		if err == nil {
-			return j, nil
-		}
-		return nil, err
+		return base64.StdEncoding.EncodeToString(x), nil
 	case *types.Err:
 		return nil, x
 	}

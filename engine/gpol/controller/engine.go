@@ -148,19 +148,26 @@ func (ev *evaluation) evaluate() (status, msg string, props map[string]string) {
 		}
 		in.AllowedImages, in.AllowedValues = partialImages, partialValues
 	}
-	matched, err := ev.e.compiled.Match(in, host)
-	if err != nil {
-		return resultError, "failed to evaluate policy: " + err.Error(), nil
-	}
-	if !matched {
-		return "", "a matchCondition is false", nil
+	// Match and AuditAnnotations each prepare an activation: skip them when
+	// the policy has nothing for them to evaluate (same result).
+	if len(p.Spec.MatchConditions) > 0 {
+		matched, err := ev.e.compiled.Match(in, host)
+		if err != nil {
+			return resultError, "failed to evaluate policy: " + err.Error(), nil
+		}
+		if !matched {
+			return "", "a matchCondition is false", nil
+		}
 	}
 	if err := ev.e.compiled.Generate(in, host); err != nil {
 		return resultError, "failed to evaluate policy: " + err.Error(), nil
 	}
-	ann, err := ev.e.compiled.AuditAnnotations(in, host)
-	if err != nil {
-		return resultError, "failed to evaluate policy: " + err.Error(), nil
+	var ann map[string]string
+	if len(p.Spec.AuditAnnotations) > 0 {
+		var err error
+		if ann, err = ev.e.compiled.AuditAnnotations(in, host); err != nil {
+			return resultError, "failed to evaluate policy: " + err.Error(), nil
+		}
 	}
 	return resultPass, "policy evaluated successfully", ann
 }

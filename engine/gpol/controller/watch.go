@@ -22,6 +22,48 @@ type watchManager struct {
 	policyRefs map[string]map[resource.GVK]bool
 	// refCount counts, per kind, the policies watching it.
 	refCount map[resource.GVK]int
+	// byTrigger indexes the cache by policy-name and trigger-uid labels
+	// (triggerKey), so that a trigger's objects are found without a scan.
+	byTrigger map[string]map[string]bool
+}
+
+func triggerKey(policyName, triggerUID string) string { return policyName + "|" + triggerUID }
+
+// put caches an object, replacing the entry of its UID.
+func (w *watchManager) put(c *cached) {
+	w.drop(c.uid)
+	w.cache[c.uid] = c
+	k := triggerKey(c.labels[generate.LabelPolicyName], c.labels[generate.LabelTriggerUID])
+	if w.byTrigger[k] == nil {
+		w.byTrigger[k] = map[string]bool{}
+	}
+	w.byTrigger[k][c.uid] = true
+}
+
+// drop forgets an object.
+func (w *watchManager) drop(uid string) {
+	c := w.cache[uid]
+	if c == nil {
+		return
+	}
+	delete(w.cache, uid)
+	k := triggerKey(c.labels[generate.LabelPolicyName], c.labels[generate.LabelTriggerUID])
+	delete(w.byTrigger[k], uid)
+	if len(w.byTrigger[k]) == 0 {
+		delete(w.byTrigger, k)
+	}
+}
+
+// triggerUIDs returns, in order, the UIDs of the cached objects whose
+// labels name the policy key and the trigger.
+func (w *watchManager) triggerUIDs(policyKey, triggerUID string) []string {
+	set := w.byTrigger[triggerKey(policyKey, triggerUID)]
+	uids := make([]string, 0, len(set))
+	for u := range set {
+		uids = append(uids, u)
+	}
+	sort.Strings(uids)
+	return uids
 }
 
 // cached is a metadataCache entry.
@@ -34,7 +76,8 @@ type cached struct {
 }
 
 func newWatchManager(f *Family) *watchManager {
-	return &watchManager{f: f, cache: map[string]*cached{}, policyRefs: map[string]map[resource.GVK]bool{}, refCount: map[resource.GVK]int{}}
+	return &watchManager{f: f, cache: map[string]*cached{}, policyRefs: map[string]map[resource.GVK]bool{}, refCount: map[resource.GVK]int{},
+		byTrigger: map[string]map[string]bool{}}
 }
 
 // hashContent is what CalculateResourceHash covers.
@@ -101,15 +144,15 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 			refs[g] = true
 			w.refCount[g]++
 		}
-		w.cache[obj.UID()] = newCached(obj)
+		w.put(newCached(obj))
 	}
 	for g := range refs {
 		if produced[g] {
 			continue
 		}
-		for _, uid := range w.sortedUIDs() {
+		for _, uid := range w.triggerUIDs(policyKey, t.uid) {
 			c := w.cache[uid]
-			if c.data.GVK() != g || c.labels[generate.LabelTriggerUID] != t.uid || c.labels[generate.LabelPolicyName] != policyKey {
+			if c.data.GVK() != g {
 				continue
 			}
 			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked (SyncWatchers)")
@@ -125,9 +168,9 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 	for _, d := range desired {
 		want[d.Ref()] = true
 	}
-	for _, uid := range w.sortedUIDs() {
+	for _, uid := range w.triggerUIDs(policyKey, t.uid) {
 		c := w.cache[uid]
-		if c.labels[generate.LabelPolicyName] != policyKey || c.labels[generate.LabelTriggerUID] != t.uid || want[c.ref] {
+		if want[c.ref] {
 			continue
 		}
 		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it (CleanupStaleDownstreams)")
@@ -140,12 +183,13 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 // NamespacedGeneratingPolicy (key namespace/name, label name) never matches.
 func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gpol.Policy, reason string) int {
 	n := 0
-	for _, uid := range w.sortedUIDs() {
+	uids := w.sortedUIDs
+	if t != nil {
+		uids = func() []string { return w.triggerUIDs(policyKey, t.uid) }
+	}
+	for _, uid := range uids() {
 		c := w.cache[uid]
 		if c.labels[generate.LabelPolicyName] != policyKey {
-			continue
-		}
-		if t != nil && c.labels[generate.LabelTriggerUID] != t.uid {
 			continue
 		}
 		w.deleteCached(c, p, reason)
@@ -153,7 +197,7 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 	}
 	if n == 0 && p != nil && p.Namespaced() && t != nil {
 		tref := t.ref()
-		w.f.emit(timeline.ActionKept, nil, p, "", &tref,
+		w.f.emit(timeline.ActionKept, nil, p, singleRule(p), &tref,
 			"not deleted: Kyverno 1.19's WatchManager looks tracked downstreams up by the policy-name label (the policy's name) "+
 				"against the key namespace/name of a NamespacedGeneratingPolicy, which never matches, so nothing is deleted (GENERATING-POLICY.md §3.6)")
 	}
@@ -183,14 +227,14 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 		case deleteDownstream && !clone:
 			w.deleteCached(c, p, del)
 		default:
-			delete(w.cache, uid)
+			w.drop(uid)
 			if keep != "" {
 				r := c.ref
 				reason := keep
 				if deleteDownstream && clone {
 					reason = "a clone (it carries generate.kyverno.io/source-uid) is never deleted with its policy, whatever orphanDownstreamOnPolicyDelete says (kyverno#17596)"
 				}
-				w.f.emit(timeline.ActionKept, &r, p, "", nil, reason)
+				w.f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, reason)
 			}
 		}
 	}
@@ -205,7 +249,7 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 
 // deleteCached deletes a tracked object through the API and forgets it.
 func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
-	delete(w.cache, c.uid)
+	w.drop(c.uid)
 	r := c.ref
 	live, err := w.f.store.View(r)
 	if err != nil || live.UID() != c.uid {
@@ -214,7 +258,7 @@ func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
 	if err := w.f.core.Delete(generate.UserInfo{Username: generate.BackgroundUser}, r); err != nil {
 		return
 	}
-	w.f.emit(timeline.ActionDeleted, &r, p, "", nil, reason)
+	w.f.emit(timeline.ActionDeleted, &r, p, singleRule(p), nil, reason)
 }
 
 // watched reports whether some policy watches the kind.
@@ -256,11 +300,11 @@ func (f *Family) explainUnwatched(ev generate.WatchEvent) {
 	}
 	r := obj.Ref()
 	if ev.Type == generate.WatchDeleted {
-		f.emit(timeline.ActionKept, &r, p, "", nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
+		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
 			"it stays deleted until the policy runs again for its trigger (a trigger update, or generateExisting)")
 		return
 	}
-	f.emit(timeline.ActionKept, &r, p, "", nil, "not reverted: synchronize is off, so Kyverno does not watch what this policy generated; "+
+	f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not reverted: synchronize is off, so Kyverno does not watch what this policy generated; "+
 		"the change stays until the policy runs again for its trigger, which rewrites the downstream")
 }
 
@@ -301,7 +345,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		delete(md, "resourceVersion")
 		if _, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next); err == nil {
 			r := c.ref
-			w.f.emit(timeline.ActionReverted, &r, p, "", nil,
+			w.f.emit(timeline.ActionReverted, &r, p, singleRule(p), nil,
 				"synchronize is on: Kyverno's watch saw the change and put back the copy it cached when it generated the downstream (WatchManager.handleUpdate)")
 		}
 		return
@@ -328,11 +372,11 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		if err != nil {
 			continue
 		}
-		w.cache[updated.UID()] = newCached(updated)
+		w.put(newCached(updated))
 		if updated.ResourceVersion() != d.ResourceVersion() {
 			r := c.ref
 			sref := obj.Ref()
-			w.f.emit(timeline.ActionUpdated, &r, w.policyOf(c), "", nil, "synchronize is on and its clone source "+sref.String()+
+			w.f.emit(timeline.ActionUpdated, &r, w.policyOf(c), singleRule(w.policyOf(c)), nil, "synchronize is on and its clone source "+sref.String()+
 				" changed: Kyverno copies the source's content (the downstream keeps its own labels, kyverno#17595)")
 		}
 	}
@@ -353,7 +397,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 	r := obj.Ref()
 	if c == nil {
 		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != generate.BackgroundUser && w.knownPolicyName(name) {
-			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), "", nil,
+			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
 				"not recreated: Kyverno 1.19 recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
 					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
 		}
@@ -367,10 +411,10 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 	}
 	delete(next, "status")
 	if _, err := w.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, next); err != nil {
-		w.f.emit(timeline.ActionFailed, &r, p, "", nil, "could not recreate the downstream: "+err.Error())
+		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, "could not recreate the downstream: "+err.Error())
 		return
 	}
-	w.f.emit(timeline.ActionRecreated, &r, p, "", nil,
+	w.f.emit(timeline.ActionRecreated, &r, p, singleRule(p), nil,
 		"synchronize is on: Kyverno's watch saw the deletion and recreated the downstream from its cache (new UID; its cache keeps the old one, "+
 			"so a second deletion is not recreated, kyverno#17265)")
 }
@@ -428,7 +472,16 @@ func (f *Family) explainUnwatchedSource(ev generate.WatchEvent) {
 		if ev.Type == generate.WatchDeleted {
 			what = "deletion"
 		}
-		f.emit(timeline.ActionKept, &r, p, "", nil, "not propagated: synchronize is off, so Kyverno does not watch the clone source "+src.String()+
+		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not propagated: synchronize is off, so Kyverno does not watch the clone source "+src.String()+
 			"; the "+what+" reaches this clone only when the policy runs again for its trigger")
 	}
+}
+
+// singleRule names the generate entry of a policy with one: a downstream's
+// labels do not say which entry generated it.
+func singleRule(p *gpol.Policy) string {
+	if p != nil && len(p.Spec.Generate) == 1 {
+		return "spec.generate[0]"
+	}
+	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/timeline"
 )
 
 // excludedNamespaces are the namespaces the standard install's webhook
@@ -171,8 +172,20 @@ func webhookMatches(p *gpol.Policy, info cluster.KindInfo, subResource string, o
 // keptOnTriggerDelete says why nothing happens to what a policy without
 // synchronize generated for a deleted trigger.
 func (f *Family) keptOnTriggerDelete(e *entry, trig resource.Object) {
-	_ = e
-	_ = trig
+	if trig.UID() == "" {
+		return
+	}
+	tref := trig.Ref()
+	labels := map[string]string{generate.LabelManagedBy: generate.ValueKyverno, generate.LabelPolicyName: e.p.Name,
+		generate.LabelTriggerUID: trig.UID()}
+	for _, d := range f.store.List(cluster.Query{Labels: labels}) {
+		if _, legacy := d.Label(generate.LabelRuleName); legacy {
+			continue
+		}
+		r := d.Ref()
+		f.emit(timeline.ActionKept, &r, e.p, singleRule(e.p), &tref,
+			"synchronize is off, so Kyverno does not clean up what the policy generated when its trigger is deleted")
+	}
 }
 
 // pluralOf guesses the resource of an unknown kind as the REST mapper would.
