@@ -131,3 +131,23 @@ func TestJSONBodiesWithDuplicateOrCaseFoldedKeysAreRefused(t *testing.T) {
 	res := do(t, h, http.MethodPost, "/api/v1/run", "application/json", []byte(`{"scenario": "x: 1", "override": {"synchronize": true}, "file": "a.yaml"}`))
 	assert.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
 }
+
+// TestRunawayInputIsAnsweredWithinTheTimelineLimit sends the engine's
+// runaway table through the handler: each answer is a 200 whose body the
+// timeline limit bounds (the issue's 150-byte sleep used to answer 719 MB)
+// and says what stopped the run. The run-wide budgets are a tenth of the
+// defaults, as in the engine's test, to keep the test fast.
+func TestRunawayInputIsAnsweredWithinTheTimelineLimit(t *testing.T) {
+	h := api.Handler(api.Options{Run: func(file string, data []byte, opts engine.Options) *timeline.Result {
+		opts.Limits = engine.Limits{Work: engine.DefaultLimits.Work / 10, Requests: engine.DefaultLimits.Requests / 10}
+		return engine.Run(file, data, opts)
+	}})
+	for _, in := range hostile.Runaway() {
+		t.Run(in.Name, func(t *testing.T) {
+			code, body := post(t, h, "text/yaml", in.Data)
+			assert.Equal(t, http.StatusOK, code)
+			assert.LessOrEqual(t, len(body), engine.DefaultLimits.TimelineBytes+1<<20)
+			assert.Contains(t, string(body), in.Want) // Want is a part of the timeline's JSON
+		})
+	}
+}

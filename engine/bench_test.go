@@ -111,7 +111,7 @@ func benchNamespace(i int) resource.Object {
 // namespaces causes, and a benchmark run as many steps as it likes.
 func benchSession(tb testing.TB, n int) *Session {
 	tb.Helper()
-	s := NewSession(Options{Limits: Limits{Objects: 4*n + 100, Requests: math.MaxInt}})
+	s := NewSession(Options{Limits: Limits{Objects: 4*n + 100, Requests: math.MaxInt, Work: math.MaxInt64}})
 	s.skipSnapshots = true
 	// Every write ticks the logical clock a second, so a long benchmark
 	// would cross BACKGROUND_SCAN_INTERVAL every ~1,000 steps and pay an

@@ -1,9 +1,14 @@
 package engine
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -84,7 +89,38 @@ func TestYAMLIsReadAsKubernetesReadsIt(t *testing.T) {
 // little input: each ends with what it must say, within a bounded number
 // of bytes allocated and a bounded answer. It logs the table row of
 // docs/hardening.md (time and peak heap are measurements, not assertions).
+// The run-wide budgets are a tenth of the defaults, so that the test stays
+// fast under js/wasm too; GENPLAY_RUNAWAY_DEFAULTS=1 runs it with the
+// defaults, as the table in docs/hardening.md was measured.
 func TestRunawayWorkIsBounded(t *testing.T) {
+	limits := Limits{Work: DefaultLimits.Work / 10, Requests: DefaultLimits.Requests / 10}
+	if os.Getenv("GENPLAY_RUNAWAY_DEFAULTS") != "" {
+		limits = Limits{}
+	}
+	// The answers' hashes: the same bytes natively and under js/wasm
+	// (make test runs the engine's tests both ways), so the budget stops
+	// every run at the same place everywhere.
+	golden := filepath.Join("testdata", "runaway.sha256")
+	want := map[string]string{}
+	if data, err := os.ReadFile(golden); err == nil {
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if sum, name, ok := strings.Cut(line, "  "); ok {
+				want[name] = sum
+			}
+		}
+	}
+	got := map[string]string{}
+	update := os.Getenv("GENPLAY_UPDATE") != "" && limits == (Limits{Work: DefaultLimits.Work / 10, Requests: DefaultLimits.Requests / 10})
+	defer func() {
+		if !update {
+			return
+		}
+		var b strings.Builder
+		for _, in := range hostile.Runaway() {
+			fmt.Fprintf(&b, "%s  %s\n", got[in.Name], in.Name)
+		}
+		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
+	}()
 	for _, in := range hostile.Runaway() {
 		t.Run(in.Name, func(t *testing.T) {
 			var before, after runtime.MemStats
@@ -92,7 +128,7 @@ func TestRunawayWorkIsBounded(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			peak := watchPeakHeap()
 			start := time.Now()
-			res := Run("runaway.yaml", in.Data, Options{})
+			res := Run("runaway.yaml", in.Data, Options{Limits: limits})
 			elapsed := time.Since(start)
 			high := peak()
 			runtime.ReadMemStats(&after)
@@ -103,6 +139,11 @@ func TestRunawayWorkIsBounded(t *testing.T) {
 			}
 			assert.Contains(t, string(out), in.Want)
 			assert.LessOrEqual(t, len(out), DefaultLimits.TimelineBytes+1<<20, "the answer stays within the timeline limit")
+			sum := sha256.Sum256(out)
+			got[in.Name] = hex.EncodeToString(sum[:])
+			if !update && limits != (Limits{}) {
+				assert.Equal(t, want[in.Name], got[in.Name], "the answer's bytes (GENPLAY_UPDATE=1 refreshes %s)", golden)
+			}
 			alloc := after.TotalAlloc - before.TotalAlloc
 			assert.LessOrEqual(t, alloc, uint64(1<<30), "bytes allocated")
 			t.Logf("| %s | %d B in | %s | %.2f s | peak heap %d MB, %d MB allocated, answer %d KB |",

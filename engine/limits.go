@@ -6,6 +6,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/internal/budget"
@@ -143,8 +147,12 @@ func (t *timelineSize) update(steps []timeline.Step) int {
 // step is the size of one step in the answer, with its separator.
 func (t *timelineSize) step(st *timeline.Step) int {
 	bare := *st
-	bare.Cluster = nil
+	bare.Cluster, bare.Changes = nil, nil
 	n := len(stepIndent) + t.marshal(&bare, stepIndent) + len(",\n")
+	if st.Changes != nil {
+		// The diffs are most of a step: measured, not encoded.
+		n += changesLen(st.Changes, len(stepIndent)+2) - len("null")
+	}
 	if st.Cluster == nil {
 		return n
 	}
@@ -166,7 +174,7 @@ func (t *timelineSize) object(o resource.Object) int {
 	if c, ok := t.objects[ref]; ok && rv != "" && c.uid == uid && c.resourceVersion == rv {
 		return c.bytes
 	}
-	n := t.marshal(map[string]any(o), objectIndent)
+	n := jsonLen(map[string]any(o), len(objectIndent))
 	if rv != "" {
 		if t.objects == nil {
 			t.objects = map[resource.Ref]objectSize{}
@@ -219,4 +227,143 @@ func newBudget(opts Options) *budget.Budget {
 		return budget.New(opts.Limits.Work, nil, nil)
 	}
 	return budget.New(opts.Limits.Work, ctx.Done(), func() error { return context.Cause(ctx) })
+}
+
+// jsonLen is the length of v as encoding/json writes it indented by two
+// spaces (no HTML escaping), where the line v starts on is indented by
+// indent spaces: exactly what timeline.Marshal writes, computed without
+// encoding. v is JSON-shaped (the store's objects are); any other value is
+// measured by encoding it.
+func jsonLen(v any, indent int) int {
+	switch x := v.(type) {
+	case nil:
+		return len("null")
+	case bool:
+		if x {
+			return len("true")
+		}
+		return len("false")
+	case string:
+		return jsonStringLen(x)
+	case float64:
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return 0 // Marshal fails on it, and says so
+		}
+		var buf [32]byte
+		format := byte('f')
+		if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
+			format = 'e'
+		}
+		b := strconv.AppendFloat(buf[:0], x, format, -1, 64)
+		if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			return n - 1 // e-09 is written e-9
+		}
+		return len(b)
+	case map[string]any:
+		return jsonMapLen(x, indent)
+	case resource.Object:
+		return jsonMapLen(x, indent)
+	case []any:
+		if len(x) == 0 {
+			return len("[]")
+		}
+		n := len("[") + len("\n") + indent + len("]") + len(x) - 1 // commas
+		for _, e := range x {
+			n += len("\n") + indent + 2 + jsonLen(e, indent+2)
+		}
+		return n
+	default:
+		b, err := json.MarshalIndent(v, strings.Repeat(" ", indent), "  ")
+		if err != nil {
+			return 0
+		}
+		return len(b)
+	}
+}
+
+func jsonMapLen(m map[string]any, indent int) int {
+	if len(m) == 0 {
+		return len("{}")
+	}
+	n := len("{") + len("\n") + indent + len("}") + len(m) - 1 // commas
+	for k, e := range m {
+		n += len("\n") + indent + 2 + jsonStringLen(k) + len(": ") + jsonLen(e, indent+2)
+	}
+	return n
+}
+
+// jsonStringLen is the length of s quoted as encoding/json quotes it
+// without HTML escaping.
+func jsonStringLen(s string) int {
+	n := len(`""`)
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			switch {
+			case b == '"' || b == '\\' || b == '\b' || b == '\f' || b == '\n' || b == '\r' || b == '\t':
+				n += 2
+			case b < 0x20:
+				n += len(`\u0000`)
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			n += len(`\ufffd`)
+		case r == '\u2028' || r == '\u2029':
+			n += len(`\u2028`)
+		default:
+			n += size
+		}
+		i += size
+	}
+	return n
+}
+
+// changesLen is jsonLen for a step's changes, the array's line indented by
+// indent spaces.
+func changesLen(changes []timeline.Change, indent int) int {
+	if len(changes) == 0 {
+		return len("[]")
+	}
+	n := len("[") + len("\n") + indent + len("]") + len(changes) - 1
+	for i := range changes {
+		c := &changes[i]
+		in := indent + 2
+		ref := fieldsLen(in+2, []int{len("apiVersion"), jsonStringLen(c.Object.APIVersion)}, []int{len("kind"), jsonStringLen(c.Object.Kind)},
+			optional(len("namespace"), c.Object.Namespace), []int{len("name"), jsonStringLen(c.Object.Name)})
+		n += len("\n") + in + fieldsLen(in, []int{len("object"), ref}, []int{len("change"), jsonStringLen(c.Change)}, []int{len("diff"), jsonStringLen(c.Diff)})
+	}
+	return n
+}
+
+// fieldsLen is the length of a JSON object whose fields are {key length
+// without quotes, value length} pairs (nil: an omitted field), its first
+// line indented by indent spaces.
+func fieldsLen(indent int, fields ...[]int) int {
+	k := 0
+	n := len("{") + len("\n") + indent + len("}")
+	for _, f := range fields {
+		if f == nil {
+			continue
+		}
+		k++
+		n += len("\n") + indent + 2 + len(`""`) + f[0] + len(": ") + f[1]
+	}
+	if k == 0 {
+		return len("{}")
+	}
+	return n + k - 1
+}
+
+// optional is a string field with omitempty.
+func optional(key int, v string) []int {
+	if v == "" {
+		return nil
+	}
+	return []int{key, jsonStringLen(v)}
 }

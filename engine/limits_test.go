@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -315,5 +318,27 @@ func TestTheTimelineSizeIsWhatMarshalWrites(t *testing.T) {
 			// "[]" becomes "[\n" + the steps (each with ",\n") - 1 + "  ]".
 			assert.Equal(t, len(full)-len(empty)-2, size.update(r.s.steps))
 		})
+	}
+}
+
+func TestJSONLenIsWhatEncodingJSONWrites(t *testing.T) {
+	values := []any{
+		nil, true, false, "", "plain", "quote \" and \\ and \b\f\n\r\t and \x01\x1f", "é ✓ \u2028\u2029 \xff\xfe bad", "<&>",
+		0.0, 1.0, -1.5, 1e20, 1e21, 1e-6, 1e-7, 123456789.125, -2.5e-300, 3e100,
+		[]any{}, map[string]any{}, []any{1.0, "a", nil, []any{}, map[string]any{"k": []any{true}}},
+		map[string]any{"a": map[string]any{"b\n": []any{map[string]any{}, "x"}}, "z": 2.0},
+		resource.Object{"apiVersion": "v1", "data": map[string]any{"k": "v"}},
+	}
+	for _, v := range values {
+		for _, indent := range []int{0, 8} {
+			want, err := json.Marshal(v)
+			require.NoError(t, err)
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent(strings.Repeat(" ", indent), "  ")
+			require.NoError(t, enc.Encode(v))
+			assert.Equal(t, buf.Len()-1, jsonLen(v, indent), "%s at indent %d", want, indent)
+		}
 	}
 }

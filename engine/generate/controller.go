@@ -308,7 +308,7 @@ func (c *Controller) limitReached() bool {
 		case c.store.Len() >= c.opts.MaxObjects:
 			c.exhausted = fmt.Errorf("%w: the cluster holds %d objects (the most genplay allows)", ErrLimit, c.store.Len())
 		case c.opts.Budget.Err() != nil:
-			c.exhausted = limitError(c.opts.Budget.Err())
+			c.exhausted = LimitError(c.opts.Budget.Err())
 		default:
 			return false
 		}
@@ -320,18 +320,16 @@ func (c *Controller) limitReached() bool {
 	return true
 }
 
-// limitError marks a spent budget as a limit; a cancelled run (the
-// adapters' wall clock) is not a limit of the input and stays as it is.
-func limitError(err error) error {
+// LimitError marks a spent budget as a limit (ErrLimit); a cancelled run
+// (the adapters' wall clock) is not a limit of the input and stays as it
+// is.
+func LimitError(err error) error {
 	var cancelled *budget.Cancelled
 	if errors.As(err, &cancelled) {
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrLimit, err)
 }
-
-// LimitError is limitError for the engine's own checks.
-func LimitError(err error) error { return limitError(err) }
 
 // Processed reports how many UpdateRequests the controller has processed.
 func (c *Controller) Processed() int { return c.processed }

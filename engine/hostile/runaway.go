@@ -63,7 +63,7 @@ func Runaway() []Input {
 	for i := range 101 {
 		fmt.Fprintf(&manyRules, `            - name: r%03d
               match: {any: [{resources: {kinds: [Namespace], names: [app]}}]}
-              generate: {apiVersion: v1, kind: ConfigMap, name: cm-%03d, namespace: app, data: {data: {n: "%d"}}}
+              generate: {apiVersion: v1, kind: ConfigMap, name: cm-%03d, namespace: app, data: {data: {idx: "%d"}}}
 `, i, i, i)
 	}
 	manyRules.WriteString(namespace("app") + `    - assert:
@@ -94,7 +94,7 @@ func Runaway() []Input {
                   kind: ConfigMap
                   name: "cm-{{elementIndex}}"
                   namespace: s
-                  data: {data: {n: "{{elementIndex}}"}}`) + policy("unsettled", "{kinds: [Namespace], names: [s]}", `              generate:
+                  data: {data: {idx: "{{elementIndex}}"}}`) + policy("unsettled", "{kinds: [Namespace], names: [s]}", `              generate:
                 synchronize: true
                 apiVersion: v1
                 kind: ConfigMap
@@ -114,7 +114,7 @@ func Runaway() []Input {
                   kind: ConfigMap
                   name: "cm-{{elementIndex}}"
                   namespace: q
-                  data: {data: {n: "{{ length(sort_by(split(`+mega+`, ','), &@)) }}"}}`) + namespace("q"))},
+                  data: {data: {idx: "{{ length(sort_by(split(`+mega+`, ','), &@)) }}"}}`) + namespace("q"))},
 		{Name: "a 100 KB wildcard name pattern against 60 long names", Anywhere: true, Want: "the work budget of", Data: []byte(wild.String())},
 		{Name: "a sleep of 2562047h over 1,500 objects with a policy whose scan never settles", Anywhere: true, Want: "run stopped: limit exceeded", Data: []byte(scan)},
 		{Name: "a sleep of 2562047h (292 years of hourly scans)", Anywhere: true,
