@@ -216,3 +216,127 @@ spec:
 	}
 	assert.Equal(t, 3, said, "the timeline says why, once per object: %v", notes(res))
 }
+
+func failures(res *timeline.Result) []string {
+	var out []string
+	for _, st := range res.Steps {
+		for _, e := range st.Events {
+			if e.Action == timeline.ActionFailed {
+				out = append(out, e.Reason)
+			}
+		}
+	}
+	return out
+}
+
+// Kyverno stores a context entry under its name as it is (addToContext
+// with the name as one key): a dotted name is not a path.
+func TestAContextEntryWithADottedNameIsOneKey(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: dotted
+spec:
+  rules:
+  - name: quoted
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: settings.level
+      variable:
+        value: debug
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: quoted
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          level: '{{ "settings.level" }}'
+  - name: path
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: settings.level
+      variable:
+        value: debug
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: path
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          level: "{{ settings.level }}"
+`
+	ns := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-a"
+	res := requirePassed(t, scenarioText("dotted", policy, "- sleep:\n    duration: 1s", ns, "- sleep:\n    duration: 1s"))
+	quoted := generated(t, res, "quoted")["quoted"]
+	require.NotNil(t, quoted, "the quoted name reads the entry")
+	assert.Equal(t, map[string]any{"level": "debug"}, quoted["data"])
+	assert.Empty(t, generated(t, res, "path"), "settings.level is not a path to the entry")
+	f := failures(res)
+	require.Len(t, f, 1)
+	assert.Contains(t, f[0], `Unknown key "settings" in path`)
+}
+
+// Kyverno's variable loader fails an entry whose value is null and has no
+// default ("failed to add context entry for variable %s since it evaluated
+// to nil").
+func TestAContextVariableThatIsNullFailsTheRule(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: null-variable
+spec:
+  rules:
+  - name: nil-value
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: missing
+      variable:
+        jmesPath: "request.object.metadata.labels.nothing || ` + "`null`" + `"
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: nil-value
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          v: "{{ missing || 'x' }}"
+  - name: defaulted
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: missing
+      variable:
+        jmesPath: request.object.metadata.labels.nothing
+        default: fallback
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: defaulted
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          v: "{{ missing }}"
+`
+	ns := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-a\n        labels:\n          env: dev"
+	res := requirePassed(t, scenarioText("null-variable", policy, "- sleep:\n    duration: 1s", ns, "- sleep:\n    duration: 1s"))
+	assert.Empty(t, generated(t, res, "nil-value"))
+	f := failures(res)
+	require.Len(t, f, 1)
+	assert.Contains(t, f[0], "failed to add context entry for variable missing since it evaluated to nil")
+	d := generated(t, res, "defaulted")["defaulted"]
+	require.NotNil(t, d)
+	assert.Equal(t, map[string]any{"v": "fallback"}, d["data"])
+}

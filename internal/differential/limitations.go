@@ -30,6 +30,20 @@ var Limitations = []CLILimitation{
 		Shows: func(c Case, g, k Result) bool {
 			return strings.Contains(g.Log, "could not create the downstream") && len(k.Objects) > len(g.Objects)
 		}},
+	{ID: "policy-aborts", Title: "the CLI drops every object of a policy for a trigger when one of its rules fails (handleGeneratePolicy returns the first error); a cluster processes each rule of the UpdateRequest on its own",
+		Shows: func(c Case, g, k Result) bool {
+			if !strings.Contains(k.Log, "failed to apply generate policy") {
+				return false
+			}
+			d, _ := diffObjects(g.Objects, k.Objects)
+			for _, line := range strings.Split(strings.TrimSpace(d), "\n") {
+				if !strings.HasPrefix(line, "only genplay generated ") {
+					return false
+				}
+			}
+			return true
+		}},
+	{ID: "no-discovery", Title: "the CLI validates a policy without the cluster's discovery: it takes a generated Namespace for a namespaced kind and skips the policy (\"target namespace must be set for a namespaced resource\")"},
 	{ID: "foreach-clone", Title: "the CLI loads no clone source for a foreach clone: kyverno test passes cloneSourceResource to clone and cloneList rules only"},
 	{ID: "cluster-context", Title: "the CLI has no cluster: configMap and apiCall context entries, and namespaceSelector, read nothing without a values file"},
 	{ID: "cli-trigger-labels", Title: "the CLI's trigger has no uid and no creation by an API server: downstream labels that copy the trigger's uid or server fields differ"},

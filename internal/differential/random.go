@@ -75,6 +75,9 @@ func (g gen) draw(name string) Case {
 		t := map[string]any{"apiVersion": "v1", "kind": kind, "metadata": md}
 		if kind == "Namespace" {
 			md["name"] = g.pick(nsNames...)
+			// The label every cluster gives a Namespace, written out so
+			// that the CLI's trigger has it too.
+			md["labels"].(map[string]any)["kubernetes.io/metadata.name"] = md["name"]
 		} else {
 			md["name"] = g.pick(cmNames...)
 			md["namespace"] = g.pick("default", "apps")
