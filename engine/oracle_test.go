@@ -340,3 +340,36 @@ spec:
 	require.NotNil(t, d)
 	assert.Equal(t, map[string]any{"v": "fallback"}, d["data"])
 }
+
+// Kyverno's foreach skips null elements (generateElements), and the others
+// keep their index in the list.
+func TestForeachSkipsNullElements(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: nulls
+spec:
+  rules:
+  - name: each
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    generate:
+      foreach:
+      - list: "[` + "`null`" + `, 'b']"
+        apiVersion: v1
+        kind: ConfigMap
+        name: "each-{{ elementIndex }}"
+        namespace: "{{ request.object.metadata.name }}"
+        data:
+          data:
+            v: "{{ to_string(element) }}"
+`
+	ns := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-a"
+	res := requirePassed(t, scenarioText("nulls", policy, "- sleep:\n    duration: 1s", ns, "- sleep:\n    duration: 1s"))
+	each := generated(t, res, "each")
+	require.Len(t, each, 1, "the null element generates nothing")
+	require.NotNil(t, each["each-1"])
+	assert.Equal(t, map[string]any{"v": "b"}, each["each-1"]["data"])
+}

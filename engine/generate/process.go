@@ -125,6 +125,9 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 			continue
 		}
 		for j, el := range elems {
+			if el == nil {
+				continue // Kyverno's generateElements skips null elements
+			}
 			ectx := cloneContext(ctx)
 			ectx["element"] = el
 			ectx["elementIndex"] = float64(j)

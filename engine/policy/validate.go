@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kyverno/go-jmespath"
@@ -284,6 +286,11 @@ func (v *validator) matchBlock(r *Rule, blk string) {
 			fp := f.path.key("selector")
 			d.errorf(rdp.key("selector"), "%s: Invalid value: The requirements are not specified in selector", fp)
 		}
+		if sel, ok := res["selector"].(map[string]any); ok && !selectorHasWildcard(sel) {
+			if msg := selectorError(sel); msg != "" {
+				d.errorf(rdp.key("selector"), "%s: Invalid value: %s: %s", f.path.key("selector"), selectorJSON(sel), msg)
+			}
+		}
 		kinds := stringList(res, "kinds")
 		if v.namespaced() {
 			if len(list(res, "namespaces")) > 0 {
@@ -332,6 +339,67 @@ func (v *validator) wildcardKinds(r *Rule, at, shown fieldPath, kinds []string) 
 	case r.Generate != nil || r.Raw["verifyImages"] != nil:
 		v.d.errorf(at, "path: %s: wildcard policy does not support rule type", shown)
 	}
+}
+
+// selectorError is the error metav1.LabelSelectorAsSelector returns for a
+// selector's expressions (labels.NewRequirement's field errors), or "".
+func selectorError(sel map[string]any) string {
+	for _, raw := range list(sel, "matchExpressions") {
+		e := asMap(raw)
+		op := stringOr(e, "operator", "")
+		values := stringList(e, "values")
+		switch op {
+		case "In", "NotIn":
+			if len(values) == 0 {
+				return "values: Invalid value: " + jsonOf(values) + ": for 'in', 'notin' operators, values set can't be empty"
+			}
+		case "Exists", "DoesNotExist":
+			if len(values) > 0 {
+				return "values: Invalid value: " + jsonOf(values) + ": values set must be empty for exists and does not exist"
+			}
+		default:
+			return strconv.Quote(op) + " is not a valid label selector operator"
+		}
+	}
+	return ""
+}
+
+// selectorJSON is the selector as Go encodes a metav1.LabelSelector:
+// matchLabels then matchExpressions, empty fields left out.
+func selectorJSON(sel map[string]any) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	if ml := asMap(sel["matchLabels"]); len(ml) > 0 {
+		b.WriteString(`"matchLabels":` + jsonOf(ml))
+	}
+	if exprs := list(sel, "matchExpressions"); len(exprs) > 0 {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"matchExpressions":[`)
+		for i, raw := range exprs {
+			e := asMap(raw)
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"key":` + jsonOf(stringOr(e, "key", "")) + `,"operator":` + jsonOf(stringOr(e, "operator", "")))
+			if v := stringList(e, "values"); len(v) > 0 {
+				b.WriteString(`,"values":` + jsonOf(v))
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func jsonOf(v any) string {
+	if s, ok := v.([]string); ok && s == nil {
+		v = []string{}
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
 }
 
 func selectorHasWildcard(sel map[string]any) bool {
