@@ -83,6 +83,14 @@ func TestValidate(t *testing.T) {
 			},
 		},
 		{
+			name: "a variable that is neither request data, a function call nor a context entry is invalid",
+			text: generateRule("", "", "      any:\n      - resources:\n          kinds: [Namespace]\n    context:\n    - name: team\n      variable: {value: a}\n",
+				"      apiVersion: v1\n      kind: ConfigMap\n      name: c\n      namespace: x\n      data:\n        data:\n          ok: \"{{ team.x || to_upper(request.object.metadata.name) }}-{{ element || '' }}\"\n          escaped: \"\\\\{{ nothing }}\"\n          bad: \"{{ request.object.metadata.labels.{{ 'env' }} }}\"\n"),
+			wants: []want{
+				errAt(25, `policy contains invalid variables: variable substitution failed for rule r: variable 'env' must match regex "request\.|element|elementIndex|@|images|images\.|image\.|([a-z_0-9]+\()[^{}]" or patterns [team*]`),
+			},
+		},
+		{
 			name:  "cloneList selectors take no wildcards",
 			text:  generateRule("", "", "", "      namespace: x\n      cloneList:\n        namespace: default\n        kinds: [v1/Secret]\n        selector: {matchLabels: {app: \"web-*\"}}\n"),
 			wants: []want{errAt(17, "path: spec.rules[0].generate.selector.: wildcard characters `*/?` not supported")},

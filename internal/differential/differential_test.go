@@ -24,6 +24,10 @@ func TestTheCorpusRunsInGenplay(t *testing.T) {
 		t.Run(c.Name, func(t *testing.T) {
 			r := RunGenplay(c)
 			require.NoError(t, r.Err)
+			if strings.HasPrefix(c.Name, "invalid-") {
+				assert.Contains(t, r.Log, "rejected", "the policy is invalid")
+				return
+			}
 			if c.Limitation == "" && c.Name != "typed-configmap-data" {
 				assert.NotEmpty(t, r.Objects, "genplay generated nothing:\n%s", r.Log)
 			}
