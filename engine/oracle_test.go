@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -372,4 +373,61 @@ spec:
 	require.Len(t, each, 1, "the null element generates nothing")
 	require.NotNil(t, each["each-1"])
 	assert.Equal(t, map[string]any{"v": "b"}, each["each-1"]["data"])
+}
+
+// Without an admission request Kyverno's context has request.object,
+// request.namespace and request.operation only (NewPolicyContext): a rule
+// that reads request.name works for a new trigger and fails in the
+// background, for generateExisting.
+func TestTheBackgroundContextHasNoRequestName(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: request-name
+spec:
+  rules:
+  - name: named
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+          names: [team-*]
+    generate:
+      generateExisting: true
+      apiVersion: v1
+      kind: ConfigMap
+      name: named
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          name: "{{ request.name }}"
+`
+	setup := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-old"
+	text := fmt.Sprintf(`apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: request-name
+spec:
+  steps:
+  - try:
+%s
+  - try:
+    - apply:
+        resource:
+%s
+  - try:
+    - apply:
+        resource:
+          apiVersion: v1
+          kind: Namespace
+          metadata:
+            name: team-new
+`, indent(setup, 4), indent(policy, 10))
+	res := requirePassed(t, text)
+	got := generated(t, res, "named")
+	require.Len(t, got, 1, "only the trigger created after the policy, through admission")
+	assert.Equal(t, map[string]any{"name": "team-new"}, got["named"]["data"])
+	f := failures(res)
+	require.Len(t, f, 1)
+	assert.Contains(t, f[0], `Unknown key "name" in path`)
 }

@@ -34,6 +34,12 @@ func requestContext(v view, obj resource.Object) map[string]any {
 	if obj != nil {
 		n += 3 // namespace, name, kind
 	}
+	// Without an admission request (the background: generateExisting,
+	// policy updates, downstream and source changes) Kyverno's context is
+	// NewPolicyContext's: request.object, request.namespace and
+	// request.operation, but no request.name or request.kind, which only
+	// an AdmissionRequest carries.
+	admission := v.user != nil
 	if v.subResource != "" {
 		n++
 	}
@@ -47,8 +53,10 @@ func requestContext(v view, obj resource.Object) map[string]any {
 		req["object"] = map[string]any(obj)
 		md, _ := obj["metadata"].(map[string]any)
 		req["namespace"] = stringValue(md["namespace"])
-		req["name"] = stringValue(md["name"])
-		req["kind"] = kindValue(obj)
+		if admission {
+			req["name"] = stringValue(md["name"])
+			req["kind"] = kindValue(obj)
+		}
 	} else {
 		req["object"] = map[string]any{}
 	}
