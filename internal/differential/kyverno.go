@@ -147,12 +147,17 @@ func WriteTest(dir string, c Case, g Result) error {
 	for _, p := range pols {
 		for _, rule := range rulesOf(p) {
 			for _, t := range trigs {
-				res := map[string]any{"policy": p.Name(), "rule": rule, "kind": t.Kind(), "resources": []any{t.Name()}}
+				// A namespaced trigger is "namespace/name" (the CLI's results
+				// have no namespace field).
+				name := t.Name()
+				if ns := t.Namespace(); ns != "" {
+					name = ns + "/" + name
+				} else if !clusterScoped[t.Kind()] {
+					name = "default/" + name
+				}
+				res := map[string]any{"policy": p.Name(), "rule": rule, "kind": t.Kind(), "resources": []any{name}}
 				if p.Kind() == "Policy" {
 					res["policy"] = p.Namespace() + "/" + p.Name()
-				}
-				if t.Namespace() != "" {
-					res["namespace"] = t.Namespace()
 				}
 				if len(c.Sources) > 0 {
 					res["cloneSourceResource"] = secSources
