@@ -98,6 +98,10 @@
 //     the images variable is built eagerly, so a trigger with an image
 //     Kyverno cannot parse has no images variable (Kyverno's deferred
 //     loader reports the parse error when the variable is read).
+//   - Policy validation checks what Kyverno's does for generate rules,
+//     including that each variable is request data, an element, a function
+//     call or a context entry; a variable that is not valid JMESPath, which
+//     Kyverno refuses at admission, fails its rule when it runs instead.
 //   - The API server's defaulting is limited to what generate rules can
 //     observe (package cluster lists it), and so is its validation: object
 //     metadata, and the data of ConfigMaps and Secrets (string values,

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -215,4 +216,218 @@ spec:
 		}
 	}
 	assert.Equal(t, 3, said, "the timeline says why, once per object: %v", notes(res))
+}
+
+func failures(res *timeline.Result) []string {
+	var out []string
+	for _, st := range res.Steps {
+		for _, e := range st.Events {
+			if e.Action == timeline.ActionFailed {
+				out = append(out, e.Reason)
+			}
+		}
+	}
+	return out
+}
+
+// Kyverno stores a context entry under its name as it is (addToContext
+// with the name as one key): a dotted name is not a path.
+func TestAContextEntryWithADottedNameIsOneKey(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: dotted
+spec:
+  rules:
+  - name: quoted
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: settings.level
+      variable:
+        value: debug
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: quoted
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          level: '{{ "settings.level" }}'
+  - name: path
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: settings.level
+      variable:
+        value: debug
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: path
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          level: "{{ settings.level }}"
+`
+	ns := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-a"
+	res := requirePassed(t, scenarioText("dotted", policy, "- sleep:\n    duration: 1s", ns, "- sleep:\n    duration: 1s"))
+	quoted := generated(t, res, "quoted")["quoted"]
+	require.NotNil(t, quoted, "the quoted name reads the entry")
+	assert.Equal(t, map[string]any{"level": "debug"}, quoted["data"])
+	assert.Empty(t, generated(t, res, "path"), "settings.level is not a path to the entry")
+	f := failures(res)
+	require.Len(t, f, 1)
+	assert.Contains(t, f[0], `Unknown key "settings" in path`)
+}
+
+// Kyverno's variable loader fails an entry whose value is null and has no
+// default ("failed to add context entry for variable %s since it evaluated
+// to nil").
+func TestAContextVariableThatIsNullFailsTheRule(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: null-variable
+spec:
+  rules:
+  - name: nil-value
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: missing
+      variable:
+        jmesPath: "request.object.metadata.labels.nothing || ` + "`null`" + `"
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: nil-value
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          v: "{{ missing || 'x' }}"
+  - name: defaulted
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    context:
+    - name: missing
+      variable:
+        jmesPath: request.object.metadata.labels.nothing
+        default: fallback
+    generate:
+      apiVersion: v1
+      kind: ConfigMap
+      name: defaulted
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          v: "{{ missing }}"
+`
+	ns := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-a\n        labels:\n          env: dev"
+	res := requirePassed(t, scenarioText("null-variable", policy, "- sleep:\n    duration: 1s", ns, "- sleep:\n    duration: 1s"))
+	assert.Empty(t, generated(t, res, "nil-value"))
+	f := failures(res)
+	require.Len(t, f, 1)
+	assert.Contains(t, f[0], "failed to add context entry for variable missing since it evaluated to nil")
+	d := generated(t, res, "defaulted")["defaulted"]
+	require.NotNil(t, d)
+	assert.Equal(t, map[string]any{"v": "fallback"}, d["data"])
+}
+
+// Kyverno's foreach skips null elements (generateElements), and the others
+// keep their index in the list.
+func TestForeachSkipsNullElements(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: nulls
+spec:
+  rules:
+  - name: each
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+    generate:
+      foreach:
+      - list: "[` + "`null`" + `, 'b']"
+        apiVersion: v1
+        kind: ConfigMap
+        name: "each-{{ elementIndex }}"
+        namespace: "{{ request.object.metadata.name }}"
+        data:
+          data:
+            v: "{{ to_string(element) }}"
+`
+	ns := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-a"
+	res := requirePassed(t, scenarioText("nulls", policy, "- sleep:\n    duration: 1s", ns, "- sleep:\n    duration: 1s"))
+	each := generated(t, res, "each")
+	require.Len(t, each, 1, "the null element generates nothing")
+	require.NotNil(t, each["each-1"])
+	assert.Equal(t, map[string]any{"v": "b"}, each["each-1"]["data"])
+}
+
+// Without an admission request Kyverno's context has request.object,
+// request.namespace and request.operation only (NewPolicyContext): a rule
+// that reads request.name works for a new trigger and fails in the
+// background, for generateExisting.
+func TestTheBackgroundContextHasNoRequestName(t *testing.T) {
+	policy := `apiVersion: kyverno.io/v1
+kind: ClusterPolicy
+metadata:
+  name: request-name
+spec:
+  rules:
+  - name: named
+    match:
+      any:
+      - resources:
+          kinds: [Namespace]
+          names: [team-*]
+    generate:
+      generateExisting: true
+      apiVersion: v1
+      kind: ConfigMap
+      name: named
+      namespace: "{{ request.object.metadata.name }}"
+      data:
+        data:
+          name: "{{ request.name }}"
+`
+	setup := "- apply:\n    resource:\n      apiVersion: v1\n      kind: Namespace\n      metadata:\n        name: team-old"
+	text := fmt.Sprintf(`apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: request-name
+spec:
+  steps:
+  - try:
+%s
+  - try:
+    - apply:
+        resource:
+%s
+  - try:
+    - apply:
+        resource:
+          apiVersion: v1
+          kind: Namespace
+          metadata:
+            name: team-new
+`, indent(setup, 4), indent(policy, 10))
+	res := requirePassed(t, text)
+	got := generated(t, res, "named")
+	require.Len(t, got, 1, "only the trigger created after the policy, through admission")
+	assert.Equal(t, map[string]any{"name": "team-new"}, got["named"]["data"])
+	f := failures(res)
+	require.Len(t, f, 1)
+	assert.Contains(t, f[0], `Unknown key "name" in path`)
 }

@@ -34,6 +34,12 @@ func requestContext(v view, obj resource.Object) map[string]any {
 	if obj != nil {
 		n += 3 // namespace, name, kind
 	}
+	// Without an admission request (the background: generateExisting,
+	// policy updates, downstream and source changes) Kyverno's context is
+	// NewPolicyContext's: request.object, request.namespace and
+	// request.operation, but no request.name or request.kind, which only
+	// an AdmissionRequest carries.
+	admission := v.user != nil
 	if v.subResource != "" {
 		n++
 	}
@@ -47,8 +53,10 @@ func requestContext(v view, obj resource.Object) map[string]any {
 		req["object"] = map[string]any(obj)
 		md, _ := obj["metadata"].(map[string]any)
 		req["namespace"] = stringValue(md["namespace"])
-		req["name"] = stringValue(md["name"])
-		req["kind"] = kindValue(obj)
+		if admission {
+			req["name"] = stringValue(md["name"])
+			req["kind"] = kindValue(obj)
+		}
 	} else {
 		req["object"] = map[string]any{}
 	}
@@ -255,63 +263,22 @@ func (c *Controller) loadContext(entries []any, ctx map[string]any) error {
 		if name == "" {
 			return fmt.Errorf("context[%d] has no name", i)
 		}
-		val, err := c.contextValue(entry, ctx)
+		val, err := c.contextValue(name, entry, ctx)
 		if err != nil {
 			return fmt.Errorf("failed to load context %q: %w", name, err)
 		}
-		setContextPath(ctx, name, val)
+		// The name is one key, dots and all (Kyverno's addToContext):
+		// "{{ a.b }}" does not read an entry named "a.b".
+		ctx[name] = val
 	}
 	return nil
 }
 
-// setContextPath stores val at a dotted name such as "ns.labels".
-func setContextPath(ctx map[string]any, name string, val any) {
-	parts := strings.Split(name, ".")
-	m := ctx
-	for _, p := range parts[:len(parts)-1] {
-		next, ok := m[p].(map[string]any)
-		if !ok {
-			next = map[string]any{}
-		} else {
-			next = cloneContext(next)
-		}
-		m[p] = next
-		m = next
-	}
-	m[parts[len(parts)-1]] = val
-}
-
-func (c *Controller) contextValue(entry map[string]any, ctx map[string]any) (any, error) {
+func (c *Controller) contextValue(name string, entry map[string]any, ctx map[string]any) (any, error) {
 	switch {
 	case entry["variable"] != nil:
 		v, _ := entry["variable"].(map[string]any)
-		var val any
-		var err error
-		if raw, ok := v["value"]; ok {
-			if val, err = c.eval.Substitute(ctx, raw); err != nil {
-				return nil, err
-			}
-		}
-		if jp, ok := v["jmesPath"].(string); ok && jp != "" {
-			expr, err := c.eval.Substitute(ctx, jp)
-			if err != nil {
-				return nil, err
-			}
-			data := any(ctx)
-			if _, ok := v["value"]; ok {
-				data = val
-			}
-			val, err = c.eval.Search(fmt.Sprint(expr), data)
-			if err != nil && v["default"] == nil {
-				return nil, err
-			}
-		}
-		if val == nil {
-			if def, ok := v["default"]; ok {
-				return c.eval.Substitute(ctx, def)
-			}
-		}
-		return val, nil
+		return c.variableValue(name, v, ctx)
 	case entry["configMap"] != nil:
 		cm, _ := entry["configMap"].(map[string]any)
 		sub, err := c.eval.Substitute(ctx, resource.DeepCopyValue(cm))
@@ -366,6 +333,58 @@ func (c *Controller) contextValue(entry map[string]any, ctx map[string]any) (any
 		return nil, fmt.Errorf("imageRegistry context entries are not simulated (genplay has no network)")
 	}
 	return nil, fmt.Errorf("unknown context entry type")
+}
+
+// variableValue is Kyverno's variable loader (loadVariable): the default
+// first; then the value, or the JMESPath over the value when both are set
+// (a failed query leaves the default, or fails without one); or the
+// JMESPath over the context, whose null result leaves the default. A
+// variable that ends up null fails.
+func (c *Controller) variableValue(name string, v map[string]any, ctx map[string]any) (any, error) {
+	path := ""
+	if jp, ok := v["jmesPath"].(string); ok && jp != "" {
+		expr, err := c.eval.Substitute(ctx, jp)
+		if err != nil {
+			return nil, fmt.Errorf("failed to substitute variables in context entry %s %s: %w", name, jp, err)
+		}
+		if path, ok = expr.(string); !ok {
+			return nil, fmt.Errorf("jmespath value must be a string %s %s", name, jp)
+		}
+	}
+	var output any
+	if def, ok := v["default"]; ok && def != nil {
+		d, err := c.eval.Substitute(ctx, def)
+		if err != nil {
+			return nil, fmt.Errorf("failed to substitute variables in context entry %s: %w", name, err)
+		}
+		output = d
+	}
+	hasDefault := output != nil
+	if raw, ok := v["value"]; ok && raw != nil {
+		val, err := c.eval.Substitute(ctx, raw)
+		if err != nil {
+			return nil, fmt.Errorf("failed to substitute variables in context entry %s: %w", name, err)
+		}
+		if path == "" {
+			output = val
+		} else if res, err := c.eval.Search(path, val); err == nil {
+			output = res
+		} else if !hasDefault {
+			return nil, fmt.Errorf("failed to apply jmespath %s to variable %v: %w", path, val, err)
+		}
+	} else if path != "" {
+		res, err := c.eval.Search(path, ctx)
+		switch {
+		case err == nil && res != nil:
+			output = res
+		case err != nil && !hasDefault:
+			return nil, fmt.Errorf("failed to apply jmespath %s to variable %v: %w", path, res, err)
+		}
+	}
+	if output == nil {
+		return nil, fmt.Errorf("failed to add context entry for variable %s since it evaluated to nil", name)
+	}
+	return output, nil
 }
 
 // apiGet answers a Kubernetes API GET path from the simulated cluster:

@@ -21,8 +21,10 @@ func referenceRequestContext(v view, obj resource.Object) map[string]any {
 		req["object"] = map[string]any(obj)
 		g := obj.GVK()
 		req["namespace"] = obj.Namespace()
-		req["name"] = obj.Name()
-		req["kind"] = map[string]any{"group": g.Group, "version": g.Version, "kind": g.Kind}
+		if v.user != nil { // only an admission request names the object and its kind
+			req["name"] = obj.Name()
+			req["kind"] = map[string]any{"group": g.Group, "version": g.Version, "kind": g.Kind}
+		}
 	}
 	if v.oldObject != nil {
 		req["oldObject"] = map[string]any(v.oldObject)

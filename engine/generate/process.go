@@ -139,6 +139,9 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 					fmt.Sprintf("foreach[%d] element %d: %v", i, j, err))
 				return
 			}
+			if el == nil {
+				continue // Kyverno's generateElements skips null elements
+			}
 			ectx := cloneContext(ctx)
 			ectx["element"] = el
 			ectx["elementIndex"] = float64(j)

@@ -1,14 +1,17 @@
 package policy
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/kyverno/go-jmespath"
 
 	"github.com/genplay/genplay/engine/internal/nesting"
+	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 )
@@ -113,6 +116,7 @@ func (v *validator) validate() {
 	if p.Spec.Background {
 		v.backgroundVariables()
 	}
+	v.invalidVariables()
 	for i := range p.Spec.Rules {
 		v.rule(&p.Spec.Rules[i])
 	}
@@ -166,6 +170,116 @@ func (v *validator) backgroundVariables() {
 			}
 		}
 	})
+}
+
+// The variables Kyverno's policy validation allows besides the rule's
+// context entries (allowedVariablesBackground, and ReservedKeys without
+// background processing, in pkg/validation/policy): matched anywhere in the
+// variable's expression.
+var (
+	allowedBackground = regexp.MustCompile(`request\.|element|elementIndex|@|images|images\.|image\.|([a-z_0-9]+\()[^{}]`)
+	allowedAdmission  = regexp.MustCompile(`request|serviceAccountName|serviceAccountNamespace|element|elementIndex|@|images|image|([a-z_0-9]+\()[^{}]`)
+)
+
+// invalidVariables rejects variables a generate rule cannot resolve, as
+// Kyverno's hasInvalidVariables does by substituting the rule against a
+// mock context: each variable, innermost first, must match the allowed
+// pattern or one of the rule's context entries (name*, or for a configMap
+// name.data and name.metadata and what is under them).
+func (v *validator) invalidVariables() {
+	allowed := allowedBackground
+	if !v.p.Spec.Background {
+		allowed = allowedAdmission
+	}
+	for i, r := range v.p.Spec.Rules {
+		if r.Generate == nil {
+			continue
+		}
+		entries := append([]any{}, r.Context...)
+		for _, fe := range r.Generate.ForEach {
+			entries = append(entries, fe.Context...)
+		}
+		var patterns []string
+		for _, raw := range entries {
+			e := asMap(raw)
+			name := stringOr(e, "name", "")
+			switch {
+			case e["apiCall"] != nil || e["globalReference"] != nil || e["imageRegistry"] != nil || e["variable"] != nil:
+				patterns = append(patterns, name+"*")
+			case e["configMap"] != nil:
+				patterns = append(patterns, name+".data", name+".metadata", name+".data.*", name+".metadata.*")
+			}
+		}
+		reported := false
+		walkStrings(r.Raw, rulePath(i), func(fp fieldPath, s string) {
+			if reported || !strings.Contains(s, "{{") || len(fp) > 3 && (fp[3] == "match" || fp[3] == "exclude") {
+				return
+			}
+			if q := invalidVariable(s, allowed, patterns); q != "" {
+				reported = true
+				v.d.errorf(fp, "policy contains invalid variables: variable substitution failed for rule %s: variable %s must match regex \"%s\" or patterns %v",
+					r.Name, q, allowed, patterns)
+			}
+		})
+	}
+}
+
+// invalidVariable returns the first variable of s, innermost first, that
+// neither allowed nor any pattern matches, or "".
+func invalidVariable(s string, allowed *regexp.Regexp, patterns []string) string {
+	for range 32 { // nesting is bounded; each round removes the innermost variables
+		ms := variablePattern.FindAllStringSubmatchIndex(s, -1)
+		if len(ms) == 0 {
+			return ""
+		}
+		var b strings.Builder
+		last := 0
+		for _, m := range ms {
+			q := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[m[4]+2:m[5]-2]), "-"))
+			// Kyverno's mock context drops double quotes first ({{ "my-map.data".key }}).
+			q = strings.ReplaceAll(q, `"`, "")
+			b.WriteString(s[last:m[4]])
+			last = m[5]
+			if !parses(q) {
+				// Kyverno refuses the policy ("invalid JMESPath query");
+				// genplay fails the rule where it runs (engine/doc.go).
+				b.WriteString(s[m[4]:m[5]])
+				continue
+			}
+			if !allowed.MatchString(q) && !slices.ContainsFunc(patterns, func(p string) bool { return wildcard.Match(p, q) }) {
+				return q
+			}
+			b.WriteString("null")
+		}
+		b.WriteString(s[last:])
+		s = b.String()
+	}
+	return ""
+}
+
+// parses reports whether q is a JMESPath expression within the engine's
+// nesting bounds, counting brackets inside literals too.
+func parses(q string) (ok bool) {
+	depth, deepest := 0, 0
+	for _, c := range q {
+		switch c {
+		case '(', '[', '{':
+			depth++
+			deepest = max(deepest, depth)
+		case ')', ']', '}':
+			depth--
+		}
+	}
+	if deepest > nesting.Max || nesting.Check(q) != nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	_, err := jmespath.NewParser().Parse(q)
+	return err == nil
 }
 
 // userInfoPath returns the first userInfo filter (roles, clusterRoles,
@@ -288,6 +402,11 @@ func (v *validator) matchBlock(r *Rule, blk string) {
 			fp := f.path.key("selector")
 			d.errorf(rdp.key("selector"), "%s: Invalid value: The requirements are not specified in selector", fp)
 		}
+		if sel, ok := res["selector"].(map[string]any); ok && !selectorHasWildcard(sel) {
+			if msg := selectorError(sel); msg != "" {
+				d.errorf(rdp.key("selector"), "%s: Invalid value: %s: %s", f.path.key("selector"), selectorJSON(sel), msg)
+			}
+		}
 		kinds := stringList(res, "kinds")
 		if v.namespaced() {
 			if len(list(res, "namespaces")) > 0 {
@@ -336,6 +455,67 @@ func (v *validator) wildcardKinds(r *Rule, at, shown fieldPath, kinds []string) 
 	case r.Generate != nil || r.Raw["verifyImages"] != nil:
 		v.d.errorf(at, "path: %s: wildcard policy does not support rule type", shown)
 	}
+}
+
+// selectorError is the error metav1.LabelSelectorAsSelector returns for a
+// selector's expressions (labels.NewRequirement's field errors), or "".
+func selectorError(sel map[string]any) string {
+	for _, raw := range list(sel, "matchExpressions") {
+		e := asMap(raw)
+		op := stringOr(e, "operator", "")
+		values := stringList(e, "values")
+		switch op {
+		case "In", "NotIn":
+			if len(values) == 0 {
+				return "values: Invalid value: " + jsonOf(values) + ": for 'in', 'notin' operators, values set can't be empty"
+			}
+		case "Exists", "DoesNotExist":
+			if len(values) > 0 {
+				return "values: Invalid value: " + jsonOf(values) + ": values set must be empty for exists and does not exist"
+			}
+		default:
+			return strconv.Quote(op) + " is not a valid label selector operator"
+		}
+	}
+	return ""
+}
+
+// selectorJSON is the selector as Go encodes a metav1.LabelSelector:
+// matchLabels then matchExpressions, empty fields left out.
+func selectorJSON(sel map[string]any) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	if ml := asMap(sel["matchLabels"]); len(ml) > 0 {
+		b.WriteString(`"matchLabels":` + jsonOf(ml))
+	}
+	if exprs := list(sel, "matchExpressions"); len(exprs) > 0 {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"matchExpressions":[`)
+		for i, raw := range exprs {
+			e := asMap(raw)
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"key":` + jsonOf(stringOr(e, "key", "")) + `,"operator":` + jsonOf(stringOr(e, "operator", "")))
+			if v := stringList(e, "values"); len(v) > 0 {
+				b.WriteString(`,"values":` + jsonOf(v))
+			}
+			b.WriteByte('}')
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+func jsonOf(v any) string {
+	if s, ok := v.([]string); ok && s == nil {
+		v = []string{}
+	}
+	out, _ := json.Marshal(v)
+	return string(out)
 }
 
 func selectorHasWildcard(sel map[string]any) bool {

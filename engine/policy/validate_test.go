@@ -73,6 +73,24 @@ func TestValidate(t *testing.T) {
 			wants: []want{errAt(14, "spec.rules[0].generate.cloneList.namespace: Forbidden: namespace is forbidden for cluster-wide target resources")},
 		},
 		{
+			name: "a selector's expressions are checked as LabelSelectorAsSelector does",
+			text: generateRule("", "", "      any:\n      - resources:\n          kinds: [Namespace]\n          selector:\n            matchExpressions:\n            - {key: env, operator: Exists, values: [prod, dev]}\n"+
+				"    exclude:\n      any:\n      - resources:\n          kinds: [Namespace]\n          selector:\n            matchExpressions:\n            - {key: env, operator: In}\n",
+				"      apiVersion: v1\n      kind: ConfigMap\n      name: c\n      namespace: x\n      data: {}\n"),
+			wants: []want{
+				errAt(12, `spec.rules[0].match.any[0].selector: Invalid value: {"matchExpressions":[{"key":"env","operator":"Exists","values":["prod","dev"]}]}: values: Invalid value: ["prod","dev"]: values set must be empty for exists and does not exist`),
+				errAt(19, `spec.rules[0].exclude.any[0].selector: Invalid value: {"matchExpressions":[{"key":"env","operator":"In"}]}: values: Invalid value: []: for 'in', 'notin' operators, values set can't be empty`),
+			},
+		},
+		{
+			name: "a variable that is neither request data, a function call nor a context entry is invalid",
+			text: generateRule("", "", "      any:\n      - resources:\n          kinds: [Namespace]\n    context:\n    - name: team\n      variable: {value: a}\n",
+				"      apiVersion: v1\n      kind: ConfigMap\n      name: c\n      namespace: x\n      data:\n        data:\n          ok: \"{{ team.x || to_upper(request.object.metadata.name) }}-{{ element || '' }}\"\n          escaped: \"\\\\{{ nothing }}\"\n          bad: \"{{ request.object.metadata.labels.{{ 'env' }} }}\"\n"),
+			wants: []want{
+				errAt(25, `policy contains invalid variables: variable substitution failed for rule r: variable 'env' must match regex "request\.|element|elementIndex|@|images|images\.|image\.|([a-z_0-9]+\()[^{}]" or patterns [team*]`),
+			},
+		},
+		{
 			name:  "cloneList selectors take no wildcards",
 			text:  generateRule("", "", "", "      namespace: x\n      cloneList:\n        namespace: default\n        kinds: [v1/Secret]\n        selector: {matchLabels: {app: \"web-*\"}}\n"),
 			wants: []want{errAt(17, "path: spec.rules[0].generate.selector.: wildcard characters `*/?` not supported")},

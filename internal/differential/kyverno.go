@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -61,6 +62,10 @@ func (k CLI) caseDir(c Case) (string, error) {
 	return dir, nil
 }
 
+// ansi matches the colour codes the CLI's logger writes even with
+// --remove-color.
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
 func safeName(s string) string {
 	return strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' {
@@ -77,7 +82,9 @@ func (k CLI) Apply(c Case) Result {
 	if err != nil {
 		return Result{Err: err}
 	}
-	out, runErr := k.run(dir, "apply", secPolicy, "--resource", secResources, "-o", "generated.yaml", "--remove-color")
+	// -v 1 makes the CLI log the errors of the rules it applied.
+	out, runErr := k.run(dir, "apply", secPolicy, "--resource", secResources, "-o", "generated.yaml", "--remove-color", "-v", "1")
+	out = ansi.ReplaceAllString(out, "")
 	r := Result{Log: out}
 	data, err := os.ReadFile(filepath.Join(dir, "generated.yaml"))
 	if err != nil && runErr == nil {
@@ -140,12 +147,17 @@ func WriteTest(dir string, c Case, g Result) error {
 	for _, p := range pols {
 		for _, rule := range rulesOf(p) {
 			for _, t := range trigs {
-				res := map[string]any{"policy": p.Name(), "rule": rule, "kind": t.Kind(), "resources": []any{t.Name()}}
+				// A namespaced trigger is "namespace/name" (the CLI's results
+				// have no namespace field).
+				name := t.Name()
+				if ns := t.Namespace(); ns != "" {
+					name = ns + "/" + name
+				} else if !clusterScoped[t.Kind()] {
+					name = "default/" + name
+				}
+				res := map[string]any{"policy": p.Name(), "rule": rule, "kind": t.Kind(), "resources": []any{name}}
 				if p.Kind() == "Policy" {
 					res["policy"] = p.Namespace() + "/" + p.Name()
-				}
-				if t.Namespace() != "" {
-					res["namespace"] = t.Namespace()
 				}
 				if len(c.Sources) > 0 {
 					res["cloneSourceResource"] = secSources

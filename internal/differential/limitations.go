@@ -30,9 +30,60 @@ var Limitations = []CLILimitation{
 		Shows: func(c Case, g, k Result) bool {
 			return strings.Contains(g.Log, "could not create the downstream") && len(k.Objects) > len(g.Objects)
 		}},
-	{ID: "foreach-clone", Title: "the CLI loads no clone source for a foreach clone: kyverno test passes cloneSourceResource to clone and cloneList rules only"},
-	{ID: "cluster-context", Title: "the CLI has no cluster: configMap and apiCall context entries, and namespaceSelector, read nothing without a values file"},
+	{ID: "policy-aborts", Title: "the CLI drops every object of a policy for a trigger when one of its rules fails (handleGeneratePolicy returns the first error); a cluster processes each rule of the UpdateRequest on its own",
+		Shows: func(c Case, g, k Result) bool {
+			if !strings.Contains(k.Log, "failed to apply generate policy") {
+				return false
+			}
+			d, _ := diffObjects(g.Objects, k.Objects)
+			for _, line := range strings.Split(strings.TrimSpace(d), "\n") {
+				if !strings.HasPrefix(line, "only genplay generated ") {
+					return false
+				}
+			}
+			return true
+		}},
+	{ID: "skipped-foreach", Title: "the CLI applies a foreach rule whose rule-level preconditions failed: handleGeneratePolicy applies every rule response, skipped ones too, and the foreach generator does not evaluate the rule's preconditions; a cluster queues only rules that passed",
+		Shows: func(c Case, g, k Result) bool {
+			d, _ := diffObjects(g.Objects, k.Objects)
+			rules := foreachRulesWithPreconditions(c)
+			kyverno := index(k.Objects)
+			for _, line := range strings.Split(strings.TrimSpace(d), "\n") {
+				ref, ok := strings.CutPrefix(line, "only Kyverno's CLI generated ")
+				if !ok {
+					return false
+				}
+				rule, _ := kyverno[ref].Label("generate.kyverno.io/rule-name")
+				if !rules[rule] {
+					return false
+				}
+			}
+			return true
+		}},
+	{ID: "no-discovery", Title: "the CLI validates a policy without the cluster's discovery: it takes a generated Namespace for a namespaced kind and skips the policy (\"target namespace must be set for a namespaced resource\")"},
+	{ID: "foreach-clone", Title: "the CLI cannot run a foreach clone: kyverno apply loads no clone source, and kyverno test fails every foreach generate rule (\"failed to get unstructured rule (Object 'Kind' is missing ...)\")"},
+	{ID: "cli-request", Title: "the CLI builds no admission request: its context has request.object, request.operation (CREATE) and request.namespace, but no request.name, request.kind or the rest of an AdmissionRequest"},
 	{ID: "cli-trigger-labels", Title: "the CLI's trigger has no uid and no creation by an API server: downstream labels that copy the trigger's uid or server fields differ"},
+}
+
+// foreachRulesWithPreconditions names the rules of a case's policies that
+// generate with foreach and have rule-level preconditions.
+func foreachRulesWithPreconditions(c Case) map[string]bool {
+	out := map[string]bool{}
+	pols, _ := objects("policy.yaml", c.Policy)
+	for _, p := range pols {
+		spec, _ := p["spec"].(map[string]any)
+		rules, _ := spec["rules"].([]any)
+		for _, r := range rules {
+			m, _ := r.(map[string]any)
+			gen, _ := m["generate"].(map[string]any)
+			if _, ok := gen["foreach"]; ok && m["preconditions"] != nil {
+				name, _ := m["name"].(string)
+				out[name] = true
+			}
+		}
+	}
+	return out
 }
 
 func limitationByID(id string) *CLILimitation {

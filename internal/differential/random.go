@@ -75,6 +75,9 @@ func (g gen) draw(name string) Case {
 		t := map[string]any{"apiVersion": "v1", "kind": kind, "metadata": md}
 		if kind == "Namespace" {
 			md["name"] = g.pick(nsNames...)
+			// The label every cluster gives a Namespace, written out so
+			// that the CLI's trigger has it too.
+			md["labels"].(map[string]any)["kubernetes.io/metadata.name"] = md["name"]
 		} else {
 			md["name"] = g.pick(cmNames...)
 			md["namespace"] = g.pick("default", "apps")
@@ -134,8 +137,11 @@ func (g gen) filter(kind string, exclude bool) map[string]any {
 			res["selector"] = map[string]any{"matchLabels": map[string]any{k: g.pick(labelValues[k]...)}}
 		case 2:
 			k := g.pick(labelKeys...)
-			res["selector"] = map[string]any{"matchExpressions": []any{map[string]any{
-				"key": k, "operator": g.pick("In", "NotIn", "Exists", "DoesNotExist"), "values": g.some(labelValues[k]...)}}}
+			expr := map[string]any{"key": k, "operator": g.pick("In", "NotIn", "Exists", "DoesNotExist")}
+			if op := expr["operator"]; op == "In" || op == "NotIn" {
+				expr["values"] = g.some(labelValues[k]...) // Exists and DoesNotExist take none
+			}
+			res["selector"] = map[string]any{"matchExpressions": []any{expr}}
 		case 3:
 			res["annotations"] = map[string]any{"owner": g.pick("alice", "bob", "*", "?*")}
 		}
@@ -184,12 +190,14 @@ func (g gen) rule(name, kind string) map[string]any {
 	target := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "namespace": ns, "data": body}
 	gen := map[string]any{"synchronize": g.chance(0.5)}
 	if kind == "ConfigMap" && g.chance(0.3) {
-		target["name"] = "each-" + name + "-{{ element }}"
+		// Names carry the trigger's, so that two triggers never write
+		// one object (the CLI reports each trigger's objects apart).
+		target["name"] = "each-" + name + "-{{ request.object.metadata.name }}-{{ element }}"
 		target["list"] = "split(request.object.data.list, ',')"
 		body["data"].(map[string]any)["index"] = "{{ to_string(elementIndex) }}"
 		gen["foreach"] = []any{target}
 	} else {
-		target["name"] = "gen-" + name
+		target["name"] = "gen-" + name + "-{{ request.object.metadata.name }}"
 		for k, v := range target {
 			gen[k] = v
 		}
