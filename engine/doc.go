@@ -51,8 +51,9 @@
 //     from storage), as in a cluster; their kind stays served afterwards,
 //     where a real API server stops serving it. default, kube-system and
 //     kube-public cannot be deleted (the API server's NamespaceLifecycle
-//     message), and an established CRD's scope, kind, group and plural are
-//     immutable, so no object is ever stored under two scopes. Numbers are JSON numbers (float64).
+//     message), and an established CRD's scope and kind are immutable, so
+//     no object is ever stored under two scopes. Numbers are JSON numbers
+//     (float64).
 //     Server-side apply is modelled per downstream by remembering what
 //     Kyverno's "generate" field manager applied last.
 //   - genplay test reads chainsaw's Configuration for what changes which

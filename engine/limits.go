@@ -3,12 +3,10 @@ package engine
 import (
 	"bytes"
 	"cmp"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine/generate"
@@ -226,7 +224,7 @@ func newBudget(opts Options) *budget.Budget {
 	if ctx == nil {
 		return budget.New(opts.Limits.Work, nil, nil)
 	}
-	return budget.New(opts.Limits.Work, ctx.Done(), func() error { return context.Cause(ctx) })
+	return budget.New(opts.Limits.Work, ctx.Done(), ctx.Err)
 }
 
 // jsonLen is the length of v as encoding/json writes it indented by two
@@ -273,10 +271,9 @@ func jsonLen(v any, indent int) int {
 		}
 		return n
 	default:
-		b, err := json.MarshalIndent(v, strings.Repeat(" ", indent), "  ")
-		if err != nil {
-			return 0
-		}
+		// Not JSON-shaped (the store normalizes what it keeps, so this is
+		// a safety net): its compact length, a lower bound.
+		b, _ := json.Marshal(v)
 		return len(b)
 	}
 }

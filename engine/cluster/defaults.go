@@ -3,7 +3,6 @@ package cluster
 import (
 	"encoding/base64"
 	"strconv"
-	"strings"
 
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -133,22 +132,25 @@ func crdKind(o resource.Object) (groupKind, bool) {
 }
 
 // crdImmutable is the apiextensions server's update validation of what an
-// established CRD may not change: its scope and kind (they decide where
-// and how its objects are stored; a scope change would leave the stored
-// objects under the wrong keys), and its group and plural (its name).
+// established CRD may not change because it decides where and how its
+// objects are stored: its scope (a change would leave the stored objects
+// under the wrong keys) and its kind. (Its group and plural make its name,
+// which no update changes.)
 func crdImmutable(old, updated resource.Object) []FieldError {
 	var causes []FieldError
-	for _, f := range [][]string{{"spec", "scope"}, {"spec", "names", "kind"}, {"spec", "group"}, {"spec", "names", "plural"}} {
-		was, now := old.NestedString(f...), updated.NestedString(f...)
-		if f[1] == "scope" && was == "" {
-			was = "Namespaced"
-		}
-		if f[1] == "scope" && now == "" {
-			now = "Namespaced"
-		}
-		if was != now {
-			causes = append(causes, FieldError{Type: "Invalid value", Field: strings.Join(f, "."), Value: strconv.Quote(now), Detail: "field is immutable"})
-		}
+	scope := func(o resource.Object) string { return cmpOr(o.NestedString("spec", "scope"), "Namespaced") }
+	if was, now := scope(old), scope(updated); was != now {
+		causes = append(causes, FieldError{Type: "Invalid value", Field: "spec.scope", Value: strconv.Quote(now), Detail: "field is immutable"})
+	}
+	if was, now := old.NestedString("spec", "names", "kind"), updated.NestedString("spec", "names", "kind"); was != now {
+		causes = append(causes, FieldError{Type: "Invalid value", Field: "spec.names.kind", Value: strconv.Quote(now), Detail: "field is immutable"})
 	}
 	return causes
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

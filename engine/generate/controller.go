@@ -324,8 +324,7 @@ func (c *Controller) limitReached() bool {
 // (the adapters' wall clock) is not a limit of the input and stays as it
 // is.
 func LimitError(err error) error {
-	var cancelled *budget.Cancelled
-	if errors.As(err, &cancelled) {
+	if errors.Is(err, budget.ErrCancelled) {
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrLimit, err)

@@ -207,7 +207,7 @@ func (c *Controller) existingTriggers(p *policy.Policy, rule *policy.Rule) []res
 				for _, obj := range c.store.List(q) {
 					// Wildcards cost O(pattern x name) per candidate.
 					if c.opts.Budget.Charge(budget.Object+patterns*int64(len(obj.Name())+len(obj.Namespace())), "generateExisting's wildcard match") != nil {
-						return sortedRefs(out) // Reconcile reports the spent budget
+						break // Reconcile reports the spent budget
 					}
 					if seen[obj.UID()] || !nameMatches(f.Resources, obj) {
 						continue

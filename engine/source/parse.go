@@ -503,7 +503,10 @@ func scalar(n *yaml.Node) (any, error) {
 		if err != nil {
 			return n.Value, errors.New("!!binary value contains invalid base64 data")
 		}
-		return strings.ToValidUTF8(string(b), "\uFFFD"), nil
+		if !utf8.Valid(b) {
+			return string([]rune(string(b))), nil // invalid bytes become U+FFFD, as in JSON
+		}
+		return string(b), nil
 	case tagBool, tagInt, tagFloat, tagNull, tagTimestamp:
 	default:
 		return n.Value, nil // unknown tags decode as strings

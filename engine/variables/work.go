@@ -16,13 +16,17 @@ import (
 // calls it by name only pays more.
 const workFunction = "__genplay_work"
 
-// iterating lists the built-ins whose work grows with an argument's
-// length, and whether they sort.
-var iterating = map[string]bool{
-	"sort": true, "sort_by": true,
-	"max_by": false, "min_by": false, "map": false, "reverse": false, "contains": false,
-	"max": false, "min": false, "avg": false, "keys": false, "values": false, "merge": false,
-	"not_null": false, "starts_with": false, "ends_with": false,
+// iterating reports whether a built-in's work grows with an argument's
+// length, and whether it sorts.
+func iterating(name string) (iterates, sorts bool) {
+	switch name {
+	case "sort", "sort_by":
+		return true, true
+	case "max_by", "min_by", "map", "reverse", "contains", "max", "min", "avg", "keys", "values", "merge",
+		"not_null", "starts_with", "ends_with":
+		return true, false
+	}
+	return false, false
 }
 
 // instrument returns node with a meter around what each projection and
@@ -39,7 +43,7 @@ func instrument(node gojmespath.ASTNode) gojmespath.ASTNode {
 		}
 	case gojmespath.ASTFunctionExpression:
 		name, _ := node.Value.(string)
-		sorts, ok := iterating[name]
+		ok, sorts := iterating(name)
 		if !ok {
 			break
 		}

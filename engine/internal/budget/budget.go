@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"errors"
 	"fmt"
 	"math"
 )
@@ -58,25 +59,9 @@ func (e *Exhausted) Error() string {
 	return msg
 }
 
-// Cancelled is the error of a run stopped from outside (a deadline, a
-// client that went away). Unlike Exhausted it depends on the machine.
-type Cancelled struct {
-	What, Place string
-	Cause       error
-}
-
-func (e *Cancelled) Error() string {
-	msg := "the run was stopped in " + e.What
-	if e.Place != "" {
-		msg += " while " + e.Place
-	}
-	if e.Cause != nil {
-		msg += ": " + e.Cause.Error()
-	}
-	return msg + " (a wall-clock safety net: where it stops depends on the machine)"
-}
-
-func (e *Cancelled) Unwrap() error { return e.Cause }
+// ErrCancelled marks the error of a run stopped from outside (a deadline,
+// a client that went away). Unlike Exhausted it depends on the machine.
+var ErrCancelled = errors.New("the run was stopped")
 
 // Charge spends units on what; it fails once the budget is spent (and
 // from then on, whatever is charged). Negative units count as zero.
@@ -99,11 +84,15 @@ func (b *Budget) Charge(units int64, what string) error {
 		b.nextPoll = b.used + pollEvery
 		select {
 		case <-b.done:
+			where := what
+			if b.place != "" {
+				where += " while " + b.place
+			}
 			var cause error
 			if b.cause != nil {
 				cause = b.cause()
 			}
-			b.err = &Cancelled{What: what, Place: b.place, Cause: cause}
+			b.err = fmt.Errorf("%w in %s: %v (a wall-clock safety net: where it stops depends on the machine)", ErrCancelled, where, cause)
 			return b.err
 		default:
 		}

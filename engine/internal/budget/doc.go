@@ -31,6 +31,6 @@
 // A run may also carry a cancellation (New's done channel: the adapters'
 // wall-clock deadline, or an HTTP client that went away). It is a safety
 // net, not the bound: Charge looks at it every few thousand units, and a
-// cancelled run fails with a *Cancelled error, which is not deterministic
-// and says so.
+// cancelled run fails with an error that wraps ErrCancelled, is not
+// deterministic, and says so.
 package budget
