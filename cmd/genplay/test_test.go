@@ -136,6 +136,8 @@ func TestKyvernoCLITestsRun(t *testing.T) {
 	assert.Equal(t, statusPass, byName["add-quota"].Status, byName["add-quota"].Reason)
 	assert.Equal(t, statusSkip, byName["require-team"].Status)
 	assert.Contains(t, byName["require-team"].Reason, "generate rules only")
+	assert.Equal(t, statusPass, byName["gpol-registry"].Status, "a GeneratingPolicy's results (isGeneratingPolicy), with a context file: %s",
+		byName["gpol-registry"].Reason)
 }
 
 func TestKyvernoCLITestsCanFail(t *testing.T) {
