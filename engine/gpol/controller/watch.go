@@ -150,7 +150,9 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 	for g := range refs {
 		kinds = append(kinds, g)
 	}
-	sort.Slice(kinds, func(i, j int) bool { return kinds[i].APIVersion()+"/"+kinds[i].Kind < kinds[j].APIVersion()+"/"+kinds[j].Kind })
+	sort.Slice(kinds, func(i, j int) bool {
+		return kinds[i].APIVersion()+"/"+kinds[i].Kind < kinds[j].APIVersion()+"/"+kinds[j].Kind
+	})
 	for _, g := range kinds {
 		if produced[g] {
 			continue
