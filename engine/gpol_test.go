@@ -309,3 +309,39 @@ func TestCELWithoutSyncTriggerDeletionKeepsTheDownstreamAndSaysWhy(t *testing.T)
 	eventWith(t, events, timeline.ActionKept, "synchronize is off, so Kyverno does not clean up")
 	s.uidOf(t, ds)
 }
+
+func TestCELChainsNeedSkipBackgroundRequestsOffAndStopWhenTheyRunAway(t *testing.T) {
+	chain := func(skip bool) []timeline.Event {
+		s := NewSession(Options{Families: celFamilies, Limits: Limits{RequestsPerReconcile: 30}})
+		s.skipSnapshots = true
+		s.celPut(t, fmt.Sprintf(`apiVersion: policies.kyverno.io/v1
+kind: GeneratingPolicy
+metadata:
+  name: chain
+spec:
+  evaluation:
+    skipBackgroundRequests: %t
+  matchConstraints:
+    resourceRules:
+    - apiGroups: [""]
+      apiVersions: [v1]
+      operations: [CREATE]
+      resources: [configmaps]
+  generate:
+  - expression: >-
+      generator.apply("default", [dyn({"apiVersion": "v1", "kind": "ConfigMap",
+      "metadata": {"name": object.metadata.name + "x"}})])
+`, skip))
+		cm := resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "default"}}
+		return s.celStep(t, func() error { _, _, err := s.Put(ModeCreate, cm, nil); return err })
+	}
+	events := chain(true)
+	n := 0
+	for _, e := range events {
+		if e.Action == timeline.ActionCreated && e.Actor == timeline.ActorKyverno {
+			n++
+		}
+	}
+	assert.Equal(t, 1, n, "Kyverno's own ConfigMap is not a trigger by default (skipBackgroundRequests)")
+	eventWith(t, chain(false), timeline.ActionFailed, "did not converge")
+}

@@ -285,8 +285,11 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 		// the resource is written.
 		r.skip(op, unsupported)
 		pos := res.Pos()
-		r.s.diags = append(r.s.diags, timeline.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Col, Severity: "warning",
+		// An error, so that the playground says the scenario did not run
+		// rather than showing the steps before it as a passing run.
+		r.s.diags = append(r.s.diags, timeline.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Col, Severity: "error",
 			Message: "not simulated: " + unsupported.Reason})
+		r.res.Passed = false
 		r.s.end()
 		return false
 	}

@@ -31,12 +31,16 @@ import (
 
 // cliTest is the part of a Kyverno CLI Test genplay reads.
 type cliTest struct {
-	Name      string
-	Policies  []string
-	Resources []string
-	Results   []cliResult
-	Variables string
-	UserInfo  string
+	Name       string
+	Policies   []string
+	Exceptions []string
+	Resources  []string
+	Results    []cliResult
+	Variables  string
+	UserInfo   string
+	// Context is a cli.kyverno.io Context file: objects the CEL libraries
+	// read (resource.get, resource.List) besides the cluster's.
+	Context string
 }
 
 type cliResult struct {
@@ -44,6 +48,9 @@ type cliResult struct {
 	Resources                              []string
 	GeneratedResource, CloneSourceResource string
 	PatchedResource                        string
+	// IsGeneratingPolicy marks a result of a GeneratingPolicy, which has
+	// no rules: policy names the policy.
+	IsGeneratingPolicy bool
 }
 
 func (r cliResult) names() []string {
@@ -76,8 +83,9 @@ func (st *suite) runCLITest(f testFile) []testOutcome {
 		case skip != "":
 			o.Status, o.Reason = statusSkip, skip
 		default:
-			// The Kyverno CLI checks no permissions.
-			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked, Install: st.install, Families: families})
+			// The Kyverno CLI checks no permissions and uses the exceptions the test names.
+			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked, Install: st.install,
+				Families: families, PolicyExceptions: len(ct.Exceptions) > 0})
 			o.timeline = res
 			switch {
 			case res.Skipped != "":
@@ -107,8 +115,10 @@ func readCLITest(m map[string]any) cliTest {
 		ct.Name, _ = m["name"].(string)
 	}
 	ct.Policies = strings_(m["policies"])
+	ct.Exceptions = strings_(m["exceptions"])
 	ct.Resources = strings_(m["resources"])
 	ct.Variables, _ = m["variables"].(string)
+	ct.Context, _ = m["context"].(string)
 	ct.UserInfo, _ = m["userinfo"].(string)
 	if ct.UserInfo == "" {
 		ct.UserInfo, _ = m["userInfo"].(string)
@@ -120,6 +130,7 @@ func readCLITest(m map[string]any) cliTest {
 		res := cliResult{Policy: s("policy"), Rule: s("rule"), Kind: s("kind"), Namespace: s("namespace"),
 			Result: s("result"), GeneratedResource: s("generatedResource"), CloneSourceResource: s("cloneSourceResource"),
 			PatchedResource: s("patchedResource"), Resources: strings_(r["resources"])}
+		res.IsGeneratingPolicy, _ = r["isGeneratingPolicy"].(bool)
 		if one := s("resource"); one != "" {
 			res.Resources = append(res.Resources, one)
 		}
@@ -214,12 +225,45 @@ func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) 
 		}
 		policies = append(policies, objs...)
 	}
+	for _, p := range ct.Exceptions {
+		objs, err := rd.objects(p)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		policies = append(policies, objs...) // applied before the policies they refer to, as the CLI loads them together
+	}
 	for _, p := range ct.Resources {
 		objs, err := rd.objects(p)
 		if err != nil {
 			return nil, nil, "", err
 		}
 		resources = append(resources, objs...)
+	}
+	if ct.Context != "" {
+		ctxDocs, err := rd.objects(ct.Context)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		for _, d := range ctxDocs {
+			if d.Object.Kind() != "Context" {
+				continue
+			}
+			list, _ := d.Object.Nested("spec", "resources")
+			items, _ := list.([]any)
+			for i, it := range items {
+				if m, ok := it.(map[string]any); ok {
+					// The objects the CLI's fake API serves: clone sources here.
+					sources = append(sources, scenario.Resource{Doc: d.Doc.Sub("spec", "resources", i), Object: resource.Object(m)})
+				}
+			}
+		}
+	}
+	var generatedObjs []scenario.Resource
+	generating := map[string]bool{}
+	for _, p := range policies {
+		if g, _, _ := strings.Cut(p.Object.APIVersion(), "/"); g == "policies.kyverno.io" && strings.HasSuffix(p.Object.Kind(), "GeneratingPolicy") {
+			generating[p.Object.Name()] = true
+		}
 	}
 	// The rules the results name, from the policies: a ClusterPolicy by
 	// its name, a namespaced Policy by namespace/name, as Kyverno's CLI
@@ -252,6 +296,13 @@ func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) 
 	for i, r := range ct.Results {
 		pos := doc.Pos("results", i)
 		rule := rules[r.Policy+"/"+r.Rule]
+		if r.IsGeneratingPolicy || generating[r.Policy] && r.Rule == "" {
+			if !generating[r.Policy] {
+				return nil, nil, "", fmt.Errorf("results[%d]: no GeneratingPolicy %s among the policies", i, r.Policy)
+			}
+			r.Rule = "" // a GeneratingPolicy's downstreams carry no rule-name label
+			rule = &policy.Rule{Generate: &policy.Generation{}}
+		}
 		if rule == nil && strings.HasPrefix(r.Rule, "autogen-") {
 			return nil, nil, fmt.Sprintf("results[%d] checks the autogen rule %s, which Kyverno derives from a validate, mutate or verifyImages rule: genplay simulates generate rules only", i, r.Rule), nil
 		}
@@ -281,6 +332,7 @@ func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) 
 				for _, o := range objs {
 					defaultNamespace(o.Object)
 				}
+				generatedObjs = append(generatedObjs, objs...)
 				checks = append(checks, scenario.Operation{Type: scenario.OpAssert, Pos: pos, Resources: objs})
 			}
 			for _, name := range r.names() {
@@ -313,7 +365,9 @@ func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) 
 			defaultNamespace(r.Object)
 		}
 	}
-	nsOps := namespacesFor(append(append([]scenario.Resource{}, sources...), resources...), doc)
+	// The CLI generates into namespaces that need not exist; a cluster
+	// needs them, so they are created first, with the resources' own.
+	nsOps := namespacesFor(append(append(append([]scenario.Resource{}, sources...), resources...), generatedObjs...), doc)
 	apply := func(list []scenario.Resource) []scenario.Operation {
 		var ops []scenario.Operation
 		for _, r := range list {

@@ -139,6 +139,8 @@ func TestKyvernoCLITestsRun(t *testing.T) {
 	assert.Equal(t, statusPass, byName["namespaced-policy"].Status, byName["namespaced-policy"].Reason)
 	assert.Equal(t, statusSkip, byName["require-team"].Status)
 	assert.Contains(t, byName["require-team"].Reason, "generate rules only")
+	assert.Equal(t, statusPass, byName["gpol-registry"].Status, "a GeneratingPolicy's results (isGeneratingPolicy), with a context file: %s",
+		byName["gpol-registry"].Reason)
 }
 
 func TestKyvernoCLITestsCanFail(t *testing.T) {

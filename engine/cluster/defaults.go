@@ -3,6 +3,7 @@ package cluster
 import (
 	"encoding/base64"
 	"strconv"
+	"strings"
 
 	"github.com/genplay/genplay/engine/resource"
 )

@@ -146,7 +146,14 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 		}
 		w.put(newCached(obj))
 	}
+	kinds := make([]resource.GVK, 0, len(refs))
 	for g := range refs {
+		kinds = append(kinds, g)
+	}
+	sort.Slice(kinds, func(i, j int) bool {
+		return kinds[i].APIVersion()+"/"+kinds[i].Kind < kinds[j].APIVersion()+"/"+kinds[j].Kind
+	})
+	for _, g := range kinds {
 		if produced[g] {
 			continue
 		}
