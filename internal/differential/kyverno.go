@@ -114,8 +114,42 @@ func (k CLI) Test(c Case, g Result) (bool, string, error) {
 	if err := WriteTest(dir, c, g); err != nil {
 		return false, "", err
 	}
-	out, runErr := k.run(dir, "test", ".", "--remove-color", "--detailed-results")
-	return runErr == nil && strings.Contains(out, "Test Summary:"), out, nil
+	out, runErr := k.run(dir, "test", ".", "--remove-color", "--detailed-results", "-v", "1")
+	out = ansi.ReplaceAllString(out, "")
+	agree := runErr == nil && strings.Contains(out, "Test Summary:")
+	if missing := generatedNothing(out, c, g); missing != "" {
+		agree = false
+		out += "\n" + missing
+	}
+	return agree, out, nil
+}
+
+// generatedNothing names the results for which genplay generated objects
+// but the CLI none: kyverno test then checks only the rule's status, and
+// its table shows the trigger ("v1/ConfigMap/default/name") where it
+// would show each generated object's name.
+func generatedNothing(out string, c Case, g Result) string {
+	want := map[string]bool{} // rule + "|" + trigger name
+	for _, o := range g.Objects {
+		rule, _ := o.Label("generate.kyverno.io/rule-name")
+		if t := g.Triggers[o.Ref().String()]; t != "" {
+			want[rule+"|"+t[strings.LastIndexByte(t, '/')+1:]] = true
+		}
+	}
+	var b strings.Builder
+	for _, line := range strings.Split(out, "\n") {
+		cells := strings.Split(line, "│")
+		if len(cells) < 6 {
+			continue
+		}
+		rule, res := strings.TrimSpace(cells[3]), strings.TrimSpace(cells[4])
+		// A trigger is apiVersion/Kind/namespace/name; a generated object
+		// is shown as "namespace/name".
+		if i := strings.LastIndexByte(res, '/'); strings.Count(res, "/") >= 3 && want[rule+"|"+res[i+1:]] {
+			fmt.Fprintf(&b, "the CLI generated nothing by rule %s for %s, where genplay did\n", rule, res)
+		}
+	}
+	return b.String()
 }
 
 // WriteTest writes a case into dir as a Kyverno CLI test: policy.yaml,

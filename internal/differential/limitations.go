@@ -62,6 +62,7 @@ var Limitations = []CLILimitation{
 		}},
 	{ID: "no-discovery", Title: "the CLI validates a policy without the cluster's discovery: it takes a generated Namespace for a namespaced kind and skips the policy (\"target namespace must be set for a namespaced resource\")"},
 	{ID: "foreach-clone", Title: "the CLI cannot run a foreach clone: kyverno apply loads no clone source, and kyverno test fails every foreach generate rule (\"failed to get unstructured rule (Object 'Kind' is missing ...)\")"},
+	{ID: "cluster-context", Title: "the CLI loads no configMap or apiCall context entry (its context loader has no client; kyverno test's clone sources are not read by it): the variable is an unknown key"},
 	{ID: "cli-request", Title: "the CLI builds no admission request: its context has request.object, request.operation (CREATE) and request.namespace, but no request.name, request.kind or the rest of an AdmissionRequest"},
 	{ID: "cli-trigger-labels", Title: "the CLI's trigger has no uid and no creation by an API server: downstream labels that copy the trigger's uid or server fields differ"},
 }
