@@ -312,7 +312,7 @@ func TestCELWithoutSyncTriggerDeletionKeepsTheDownstreamAndSaysWhy(t *testing.T)
 
 func TestCELChainsNeedSkipBackgroundRequestsOffAndStopWhenTheyRunAway(t *testing.T) {
 	chain := func(skip bool) []timeline.Event {
-		s := NewSession(Options{Families: celFamilies, Limits: Limits{RequestsPerReconcile: 30}})
+		s := NewSession(Options{Families: celFamilies, Limits: Limits{ChainDepth: 30}})
 		s.skipSnapshots = true
 		s.celPut(t, fmt.Sprintf(`apiVersion: policies.kyverno.io/v1
 kind: GeneratingPolicy

@@ -83,7 +83,7 @@ func countOperations(ops []scenario.Operation) int {
 
 // overLimit reports the first run-time limit the session has reached, or
 // nil. It is checked between operations: a single operation can overshoot
-// a limit by at most what one reconcile may do (RequestsPerReconcile).
+// a limit by at most what one reconcile may do (a chain ChainDepth deep).
 func (s *Session) overLimit() error {
 	l := s.opts.Limits
 	if err := s.ctrl.Exhausted(); err != nil {
