@@ -138,6 +138,20 @@
 //     scripts cannot ask for it yet (kubectl rollout is not interpreted).
 //     PolicyExceptions are off unless Options.PolicyExceptions, as in the
 //     Helm chart; genplay test turns them on, as Kyverno's suite runs.
+//   - The CEL environment (engine/gpol/compiler) is Kyverno's, with these
+//     differences: every evaluation has a CEL cost budget
+//     (compiler.DefaultCostLimit) and draws from the run's work budget,
+//     where Kyverno sets no limit for generating policies; lists.range is
+//     capped at 100,000 elements and the lists the libraries build
+//     (resource lists, generator inputs, findAll) at 10,000. random() is
+//     seeded per UpdateRequest and trigger and time.now() is the logical
+//     clock, so runs replay. namespaceObject is untyped (dyn), so a
+//     misspelt field is a runtime error rather than a compile error.
+//     orValue on a plain value of another type returns the value. Values
+//     handed to generator.apply are JSON-shaped: bytes become base64 and
+//     timestamps RFC 3339 strings, where Kyverno refuses them. The
+//     Kubernetes format validators for uri, byte, date and datetime are
+//     simplified; ext.Protos is off.
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (package kubectl), inside a subset of sh: &&, ||,
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
@@ -145,9 +159,8 @@
 //     logical clock), set -e. Other programs, case, arithmetic and
 //     backquotes make the test skip with the reason; a script's loops run
 //     at most 10,000 times and it prints at most 4 MiB. jq in a pipeline
-//     runs only in native
-//     builds: it would add about 0.35 MB to the browser's wasm, so in the
-//     browser a script that pipes into jq makes the scenario skip with that
-//     reason, and there, only there, the browser's result differs from the
-//     CLI's.
+//     runs only in native builds: it would add about 0.35 MB to the
+//     browser's wasm, so in the browser a script that pipes into jq makes
+//     the scenario skip with that reason, and there, only there, the
+//     browser's result differs from the CLI's.
 package engine

@@ -345,3 +345,48 @@ spec:
 	assert.Equal(t, 1, n, "Kyverno's own ConfigMap is not a trigger by default (skipBackgroundRequests)")
 	eventWith(t, chain(false), timeline.ActionFailed, "did not converge")
 }
+
+// TestCELEvaluationDrawsFromTheRunsWorkBudget: each evaluation stays within
+// its own CEL cost budget, but together they spend the run's work budget,
+// and the run stops there with the budget's message, as JMESPath does.
+func TestCELEvaluationDrawsFromTheRunsWorkBudget(t *testing.T) {
+	scenario := `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: cel-work
+spec:
+  steps:
+  - try:
+    - create:
+        resource:
+          apiVersion: policies.kyverno.io/v1
+          kind: GeneratingPolicy
+          metadata:
+            name: busy
+          spec:
+            matchConstraints:
+              resourceRules:
+              - apiGroups: [""]
+                apiVersions: [v1]
+                operations: [CREATE]
+                resources: [namespaces]
+            generate:
+            - expression: >-
+                lists.range(20000).map(i, i * 2).size() > 0 &&
+                generator.apply(object.metadata.name, [dyn({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "busy"}})])
+`
+	for i := range 20 {
+		scenario += fmt.Sprintf("    - create:\n        resource:\n          apiVersion: v1\n          kind: Namespace\n          metadata:\n            name: ns-%d\n", i)
+	}
+	run := func(work int64) []byte {
+		res := Run("cel-work.yaml", []byte(scenario), Options{Families: celFamilies, Limits: Limits{Work: work}})
+		out, err := timeline.Marshal(res)
+		require.NoError(t, err)
+		return out
+	}
+	out := run(1_000_000)
+	assert.Contains(t, string(out), "ran out in CEL evaluation")
+	assert.Equal(t, out, run(1_000_000), "the run stops at the same place every time")
+	assert.NotContains(t, string(run(0)), "ran out", "the default budget is enough for this scenario")
+}

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
@@ -144,6 +145,10 @@ func (c *Controller) Emit(e timeline.Event) { c.rec.Event(e) }
 
 // Store returns the simulated cluster.
 func (c *Controller) Store() *cluster.Store { return c.store }
+
+// Budget returns the run's work budget, which a family's evaluations draw
+// from (nil: unbounded; charging a nil Budget is free).
+func (c *Controller) Budget() *budget.Budget { return c.opts.Budget }
 
 // Clock returns the simulation's logical clock.
 func (c *Controller) Clock() *cluster.Clock { return c.clock }

@@ -72,6 +72,14 @@ type Clock interface {
 	Now() time.Time
 }
 
+// Meter is optionally implemented by a Host to draw what evaluations cost
+// from a wider budget (the run's work budget): after each expression the
+// evaluation charges the units it spent since the last charge, in the
+// units of its own cost budget; an error ends the evaluation with it.
+type Meter interface {
+	Charge(units int64, what string) error
+}
+
 // Seeder is optionally implemented by a Host to seed random() per
 // evaluation.
 type Seeder interface {

@@ -21,6 +21,7 @@ type evaluation struct {
 	varVals  []ref.Val
 	varDone  []bool
 	cost     uint64
+	charged  uint64 // the part of cost already charged to the Host's Meter
 	rng      *rand.Rand
 	overCost bool
 }
@@ -82,6 +83,9 @@ func (e *evaluation) eval(p *program) (ref.Val, error) {
 		return nil, e.costError(p)
 	}
 	val, _, err := p.prg.Eval(e.act)
+	if merr := e.meter(p); merr != nil {
+		return nil, merr
+	}
 	if err != nil {
 		if strings.Contains(err.Error(), "actual cost limit exceeded") || e.overCost {
 			e.overCost = true
@@ -94,6 +98,21 @@ func (e *evaluation) eval(p *program) (ref.Val, error) {
 		return nil, e.costError(p)
 	}
 	return val, nil
+}
+
+// meter charges the Host's Meter, if it has one, with the cost spent since
+// the last charge.
+func (e *evaluation) meter(p *program) error {
+	m, ok := e.host.(Meter)
+	if !ok || e.cost == e.charged {
+		return nil
+	}
+	units := e.cost - e.charged
+	e.charged = e.cost
+	if err := m.Charge(int64(units), "CEL evaluation"); err != nil {
+		return fmt.Errorf("%s: %w", p.expr.Path, err)
+	}
+	return nil
 }
 
 func (e *evaluation) costError(p *program) error {

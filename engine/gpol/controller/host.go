@@ -30,8 +30,6 @@ func (f *Family) kindOf(apiVersion, res string) (cluster.KindInfo, string, error
 		for _, k := range f.store.Kinds() {
 			f.resources[k.Group+"/"+k.Version+"/"+k.Resource] = k
 		}
-		f.resources["#"] = cluster.KindInfo{} // keeps the size check honest
-		delete(f.resources, "#")
 	}
 	info, ok := f.resources[g+"/"+v+"/"+res]
 	if !ok {
@@ -167,6 +165,12 @@ func (h *host) HTTP(method, url string, body any, headers map[string]string) (an
 // ImageData implements compiler.Host.
 func (h *host) ImageData(ref string) (any, error) {
 	return nil, fmt.Errorf("%w (%s)", errNoNetwork, ref)
+}
+
+// Charge implements compiler.Meter: CEL evaluation draws from the run's
+// work budget, as JMESPath evaluation does.
+func (h *host) Charge(units int64, what string) error {
+	return h.ev.f.core.Budget().Charge(units, what)
 }
 
 // Now implements compiler.Clock: time.now() is the simulation's clock.
