@@ -1,7 +1,6 @@
 package gpol
 
 import (
-	"fmt"
 	"slices"
 	"strconv"
 
@@ -93,20 +92,20 @@ func Parse(doc *source.Document, obj resource.Object) (*Policy, source.Diagnosti
 	if p.Namespaced() {
 		p.Namespace = obj.Namespace()
 	}
-	p.Spec = parseSpec(d, mapOf(obj, "spec"))
+	p.Spec = parseSpec(d, schema.MapOf(obj, "spec"))
 	return p, d.Result()
 }
 
 func parseSpec(d *diags, spec map[string]any) Spec {
 	sp := schema.Path{"spec"}
-	s := Spec{UseServerSideApply: boolOr(spec, "useServerSideApply", false)}
+	s := Spec{UseServerSideApply: schema.BoolOr(spec, "useServerSideApply", false)}
 	if mc, ok := spec["matchConstraints"].(map[string]any); ok {
 		s.MatchConstraints = parseMatchResources(mc)
 	}
 	s.MatchConditions = d.namedExpressions(spec, sp.Key("matchConditions"))
 	s.Variables = d.namedExpressions(spec, sp.Key("variables"))
-	for i, g := range list(spec, "generate") {
-		gm := asMap(g)
+	for i, g := range schema.ListOf(spec, "generate") {
+		gm := schema.AsMap(g)
 		gp := sp.Key("generate").Index(i)
 		var gen Generation
 		if e, ok := gm["expression"].(string); ok {
@@ -115,29 +114,29 @@ func parseSpec(d *diags, spec map[string]any) Spec {
 		}
 		if t, ok := gm["template"].(map[string]any); ok {
 			gen.Template = &Template{
-				Value:       d.expression(stringOr(t, "value", ""), gp.Key("template", "value")),
-				Interpolate: stringOr(t, "interpolate", InterpolateNone),
+				Value:       d.expression(schema.StringOr(t, "value", ""), gp.Key("template", "value")),
+				Interpolate: schema.StringOr(t, "interpolate", InterpolateNone),
 			}
 		}
 		s.Generate = append(s.Generate, gen)
 	}
-	ev := mapOf(spec, "evaluation")
+	ev := schema.MapOf(spec, "evaluation")
 	s.Evaluation = Evaluation{
-		AdmissionEnabled:               boolOr(mapOf(ev, "admission"), "enabled", true),
-		GenerateExisting:               boolOr(mapOf(ev, "generateExisting"), "enabled", false),
-		Synchronize:                    boolOr(mapOf(ev, "synchronize"), "enabled", false),
-		OrphanDownstreamOnPolicyDelete: boolOr(mapOf(ev, "orphanDownstreamOnPolicyDelete"), "enabled", false),
-		SkipBackgroundRequests:         boolOr(ev, "skipBackgroundRequests", true),
+		AdmissionEnabled:               schema.BoolOr(schema.MapOf(ev, "admission"), "enabled", true),
+		GenerateExisting:               schema.BoolOr(schema.MapOf(ev, "generateExisting"), "enabled", false),
+		Synchronize:                    schema.BoolOr(schema.MapOf(ev, "synchronize"), "enabled", false),
+		OrphanDownstreamOnPolicyDelete: schema.BoolOr(schema.MapOf(ev, "orphanDownstreamOnPolicyDelete"), "enabled", false),
+		SkipBackgroundRequests:         schema.BoolOr(ev, "skipBackgroundRequests", true),
 	}
-	if t, ok := mapOf(spec, "webhookConfiguration")["timeoutSeconds"].(float64); ok && schema.JSONType(t) == "integer" {
+	if t, ok := schema.MapOf(spec, "webhookConfiguration")["timeoutSeconds"].(float64); ok && schema.JSONType(t) == "integer" {
 		v := int32(max(min(t, 1<<31-1), -1<<31))
 		s.WebhookTimeoutSeconds = &v
 	}
-	for i, a := range list(spec, "auditAnnotations") {
-		am := asMap(a)
+	for i, a := range schema.ListOf(spec, "auditAnnotations") {
+		am := schema.AsMap(a)
 		s.AuditAnnotations = append(s.AuditAnnotations, AuditAnnotation{
-			Key:             stringOr(am, "key", ""),
-			ValueExpression: d.expression(stringOr(am, "valueExpression", ""), sp.Key("auditAnnotations").Index(i).Key("valueExpression")),
+			Key:             schema.StringOr(am, "key", ""),
+			ValueExpression: d.expression(schema.StringOr(am, "valueExpression", ""), sp.Key("auditAnnotations").Index(i).Key("valueExpression")),
 		})
 	}
 	return s
@@ -145,11 +144,11 @@ func parseSpec(d *diags, spec map[string]any) Spec {
 
 func parseMatchResources(m map[string]any) *MatchResources {
 	mr := &MatchResources{
-		ResourceRules:        parseRules(list(m, "resourceRules")),
-		ExcludeResourceRules: parseRules(list(m, "excludeResourceRules")),
+		ResourceRules:        parseRules(schema.ListOf(m, "resourceRules")),
+		ExcludeResourceRules: parseRules(schema.ListOf(m, "excludeResourceRules")),
 		NamespaceSelector:    labels.Parse(m["namespaceSelector"]),
 		ObjectSelector:       labels.Parse(m["objectSelector"]),
-		MatchPolicy:          stringOr(m, "matchPolicy", MatchPolicyEquivalent),
+		MatchPolicy:          schema.StringOr(m, "matchPolicy", MatchPolicyEquivalent),
 	}
 	return mr
 }
@@ -157,14 +156,14 @@ func parseMatchResources(m map[string]any) *MatchResources {
 func parseRules(l []any) []ResourceRule {
 	var out []ResourceRule
 	for _, r := range l {
-		rm := asMap(r)
+		rm := schema.AsMap(r)
 		out = append(out, ResourceRule{
-			APIGroups:     stringList(rm, "apiGroups"),
-			APIVersions:   stringList(rm, "apiVersions"),
-			Resources:     stringList(rm, "resources"),
-			Operations:    stringList(rm, "operations"),
-			ResourceNames: stringList(rm, "resourceNames"),
-			Scope:         stringOr(rm, "scope", "*"),
+			APIGroups:     schema.StringsOf(rm, "apiGroups"),
+			APIVersions:   schema.StringsOf(rm, "apiVersions"),
+			Resources:     schema.StringsOf(rm, "resources"),
+			Operations:    schema.StringsOf(rm, "operations"),
+			ResourceNames: schema.StringsOf(rm, "resourceNames"),
+			Scope:         schema.StringOr(rm, "scope", "*"),
 		})
 	}
 	return out
@@ -173,11 +172,11 @@ func parseRules(l []any) []ResourceRule {
 // namedExpressions reads a list of {name, expression} at path.
 func (d *diags) namedExpressions(m map[string]any, path schema.Path) []NamedExpression {
 	var out []NamedExpression
-	for i, e := range list(m, path[len(path)-1].(string)) {
-		em := asMap(e)
+	for i, e := range schema.ListOf(m, path[len(path)-1].(string)) {
+		em := schema.AsMap(e)
 		out = append(out, NamedExpression{
-			Name:       stringOr(em, "name", ""),
-			Expression: d.expression(stringOr(em, "expression", ""), path.Index(i).Key("expression")),
+			Name:       schema.StringOr(em, "name", ""),
+			Expression: d.expression(schema.StringOr(em, "expression", ""), path.Index(i).Key("expression")),
 		})
 	}
 	return out
@@ -211,17 +210,17 @@ func ParseException(doc *source.Document, obj resource.Object) (*Exception, sour
 		return nil, d.Result()
 	}
 	exceptionSchema.Check(d, obj, nil)
-	spec := mapOf(obj, "spec")
+	spec := schema.MapOf(obj, "spec")
 	e := &Exception{
 		APIVersion:     obj.APIVersion(),
 		Name:           obj.Name(),
 		Namespace:      obj.Namespace(),
-		Images:         stringList(spec, "images"),
-		AllowedValues:  stringList(spec, "allowedValues"),
-		ReportResult:   stringOr(spec, "reportResult", "skip"),
-		ExpiresAt:      stringOr(spec, "expiresAt", ""),
-		Properties:     stringMapOf(spec, "properties"),
-		EvaluationMode: stringOr(spec, "evaluationMode", ""),
+		Images:         schema.StringsOf(spec, "images"),
+		AllowedValues:  schema.StringsOf(spec, "allowedValues"),
+		ReportResult:   schema.StringOr(spec, "reportResult", "skip"),
+		ExpiresAt:      schema.StringOr(spec, "expiresAt", ""),
+		Properties:     schema.StringMapOf(spec, "properties"),
+		EvaluationMode: schema.StringOr(spec, "evaluationMode", ""),
 		Raw:            obj,
 		Source:         doc,
 		File:           d.File,
@@ -229,9 +228,9 @@ func ParseException(doc *source.Document, obj resource.Object) (*Exception, sour
 	if e.Name == "" {
 		d.Errorf(schema.Path{"metadata"}, "metadata.name: Required value: name or generateName is required")
 	}
-	for _, r := range list(spec, "policyRefs") {
-		rm := asMap(r)
-		e.PolicyRefs = append(e.PolicyRefs, PolicyRef{Name: stringOr(rm, "name", ""), Kind: stringOr(rm, "kind", "")})
+	for _, r := range schema.ListOf(spec, "policyRefs") {
+		rm := schema.AsMap(r)
+		e.PolicyRefs = append(e.PolicyRefs, PolicyRef{Name: schema.StringOr(rm, "name", ""), Kind: schema.StringOr(rm, "kind", "")})
 	}
 	e.MatchConditions = d.namedExpressions(spec, schema.Path{"spec", "matchConditions"})
 	if v, ok := obj.Label(PriorityLabel); ok {
@@ -252,63 +251,4 @@ func (e *Exception) Key() string { return KindPolicyException + "/" + e.Namespac
 // kind; the namespace is not compared, as in Kyverno).
 func (e *Exception) Refers(p *Policy) bool {
 	return slices.ContainsFunc(e.PolicyRefs, func(r PolicyRef) bool { return r.Name == p.Name && r.Kind == p.Kind })
-}
-
-// Accessors that tolerate wrong types: the schema check reports those.
-
-func asMap(v any) map[string]any {
-	switch m := v.(type) {
-	case map[string]any:
-		return m
-	case resource.Object:
-		return m
-	}
-	return nil
-}
-
-func mapOf(m map[string]any, k string) map[string]any { return asMap(m[k]) }
-
-func list(m map[string]any, k string) []any {
-	l, _ := m[k].([]any)
-	return l
-}
-
-func boolOr(m map[string]any, k string, def bool) bool {
-	if b, ok := m[k].(bool); ok {
-		return b
-	}
-	return def
-}
-
-func stringOr(m map[string]any, k string, def string) string {
-	if s, ok := m[k].(string); ok {
-		return s
-	}
-	return def
-}
-
-func stringList(m map[string]any, k string) []string {
-	var out []string
-	for _, e := range list(m, k) {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func stringMapOf(m map[string]any, k string) map[string]string {
-	src, ok := m[k].(map[string]any)
-	if !ok {
-		return nil
-	}
-	out := make(map[string]string, len(src))
-	for key, v := range src {
-		if s, ok := v.(string); ok {
-			out[key] = s
-		} else if v != nil {
-			out[key] = fmt.Sprint(v)
-		}
-	}
-	return out
 }

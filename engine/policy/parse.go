@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"fmt"
+	"github.com/genplay/genplay/engine/internal/schema"
 	"slices"
 
 	"github.com/genplay/genplay/engine/labels"
@@ -27,22 +27,22 @@ func IsPolicy(obj resource.Object) bool {
 // A Policy without metadata.namespace gets none: the caller defaults it, as
 // kubectl does from its context.
 func Parse(doc *source.Document, obj resource.Object) (*Policy, source.Diagnostics) {
-	d := &diags{doc: doc}
+	d := &schema.Diags{Doc: doc}
 	if doc != nil {
-		d.file = doc.File
+		d.File = doc.File
 		if obj == nil {
 			obj, _ = doc.Object()
 		}
 	}
 	if obj == nil || !IsPolicy(obj) {
-		d.errorf(nil, "not a %s ClusterPolicy or Policy: apiVersion %q, kind %q", Group, obj.APIVersion(), obj.Kind())
-		return nil, d.result()
+		d.Errorf(nil, "not a %s ClusterPolicy or Policy: apiVersion %q, kind %q", Group, obj.APIVersion(), obj.Kind())
+		return nil, d.Result()
 	}
 	_, version := resource.SplitAPIVersion(obj.APIVersion())
 	sch, ok := schemas[version]
 	if !ok {
-		d.errorf(fieldPath{"apiVersion"}, "no matches for kind %q in version %q", obj.Kind(), obj.APIVersion())
-		return nil, d.result()
+		d.Errorf(schema.Path{"apiVersion"}, "no matches for kind %q in version %q", obj.Kind(), obj.APIVersion())
+		return nil, d.Result()
 	}
 	sch.Check(d, obj, nil)
 	p := &Policy{
@@ -51,38 +51,38 @@ func Parse(doc *source.Document, obj resource.Object) (*Policy, source.Diagnosti
 		Name:       obj.Name(),
 		Raw:        obj,
 		Source:     doc,
-		File:       d.file,
+		File:       d.File,
 	}
 	if p.Name == "" {
-		d.errorf(fieldPath{"metadata"}, "metadata.name: Required value: name or generateName is required")
+		d.Errorf(schema.Path{"metadata"}, "metadata.name: Required value: name or generateName is required")
 	}
 	if p.Kind == KindPolicy {
 		p.Namespace = obj.Namespace()
 	}
 	spec, _ := obj["spec"].(map[string]any)
 	p.Spec = Spec{
-		Background:         boolOr(spec, "background", true),
-		GenerateExisting:   boolOr(spec, "generateExisting", false),
-		UseServerSideApply: boolOr(spec, "useServerSideApply", false),
-		ApplyRules:         stringOr(spec, "applyRules", "All"),
-		Admission:          boolOr(spec, "admission", true),
+		Background:         schema.BoolOr(spec, "background", true),
+		GenerateExisting:   schema.BoolOr(spec, "generateExisting", false),
+		UseServerSideApply: schema.BoolOr(spec, "useServerSideApply", false),
+		ApplyRules:         schema.StringOr(spec, "applyRules", "All"),
+		Admission:          schema.BoolOr(spec, "admission", true),
 	}
-	for i, rv := range list(spec, "rules") {
+	for i, rv := range schema.ListOf(spec, "rules") {
 		rm, _ := rv.(map[string]any)
 		p.Spec.Rules = append(p.Spec.Rules, parseRule(rm, i))
 	}
-	return p, d.result()
+	return p, d.Result()
 }
 
 func parseRule(m map[string]any, index int) Rule {
 	r := Rule{
-		Name:                   stringOr(m, "name", ""),
+		Name:                   schema.StringOr(m, "name", ""),
 		Index:                  index,
-		Match:                  parseMatch(mapOf(m, "match")),
-		Exclude:                parseMatch(mapOf(m, "exclude")),
-		Context:                list(m, "context"),
+		Match:                  parseMatch(schema.MapOf(m, "match")),
+		Exclude:                parseMatch(schema.MapOf(m, "exclude")),
+		Context:                schema.ListOf(m, "context"),
 		Preconditions:          m["preconditions"],
-		SkipBackgroundRequests: boolOr(m, "skipBackgroundRequests", true),
+		SkipBackgroundRequests: schema.BoolOr(m, "skipBackgroundRequests", true),
 		Raw:                    m,
 	}
 	if g, ok := m["generate"].(map[string]any); ok {
@@ -95,11 +95,11 @@ func parseRule(m map[string]any, index int) Rule {
 // with one filter when neither any nor all is given.
 func parseMatch(m map[string]any) MatchBlock {
 	var b MatchBlock
-	for _, f := range list(m, "any") {
-		b.Any = append(b.Any, parseFilter(asMap(f)))
+	for _, f := range schema.ListOf(m, "any") {
+		b.Any = append(b.Any, parseFilter(schema.AsMap(f)))
 	}
-	for _, f := range list(m, "all") {
-		b.All = append(b.All, parseFilter(asMap(f)))
+	for _, f := range schema.ListOf(m, "all") {
+		b.All = append(b.All, parseFilter(schema.AsMap(f)))
 	}
 	if len(b.Any) == 0 && len(b.All) == 0 && hasLegacyMatch(m) {
 		b.All = []Filter{parseFilter(m)}
@@ -116,16 +116,16 @@ func hasLegacyMatch(m map[string]any) bool {
 
 func parseFilter(m map[string]any) Filter {
 	f := Filter{
-		Resources:    parseResources(mapOf(m, "resources")),
-		Roles:        stringList(m, "roles"),
-		ClusterRoles: stringList(m, "clusterRoles"),
+		Resources:    parseResources(schema.MapOf(m, "resources")),
+		Roles:        schema.StringsOf(m, "roles"),
+		ClusterRoles: schema.StringsOf(m, "clusterRoles"),
 	}
-	for _, s := range list(m, "subjects") {
-		sm := asMap(s)
+	for _, s := range schema.ListOf(m, "subjects") {
+		sm := schema.AsMap(s)
 		f.Subjects = append(f.Subjects, Subject{
-			Kind:      stringOr(sm, "kind", ""),
-			Name:      stringOr(sm, "name", ""),
-			Namespace: stringOr(sm, "namespace", ""),
+			Kind:      schema.StringOr(sm, "kind", ""),
+			Name:      schema.StringOr(sm, "name", ""),
+			Namespace: schema.StringOr(sm, "namespace", ""),
 		})
 	}
 	return f
@@ -133,14 +133,14 @@ func parseFilter(m map[string]any) Filter {
 
 func parseResources(m map[string]any) ResourceDescription {
 	return ResourceDescription{
-		Kinds:             stringList(m, "kinds"),
-		Name:              stringOr(m, "name", ""),
-		Names:             stringList(m, "names"),
-		Namespaces:        stringList(m, "namespaces"),
-		Annotations:       stringMapOf(m, "annotations"),
+		Kinds:             schema.StringsOf(m, "kinds"),
+		Name:              schema.StringOr(m, "name", ""),
+		Names:             schema.StringsOf(m, "names"),
+		Namespaces:        schema.StringsOf(m, "namespaces"),
+		Annotations:       schema.StringMapOf(m, "annotations"),
 		Selector:          parseSelector(m["selector"]),
 		NamespaceSelector: parseSelector(m["namespaceSelector"]),
-		Operations:        stringList(m, "operations"),
+		Operations:        schema.StringsOf(m, "operations"),
 	}
 }
 
@@ -150,20 +150,20 @@ func parseSelector(v any) *LabelSelector { return labels.Parse(v) }
 func parseGeneration(m map[string]any) *Generation {
 	g := &Generation{
 		Target:      parseTarget(m),
-		Synchronize: boolOr(m, "synchronize", false),
-		OrphanDownstreamOnPolicyDelete: boolOr(m, "orphanDownstreamOnPolicyDelete", false) ||
-			boolOr(m, orphanedAlias, false),
+		Synchronize: schema.BoolOr(m, "synchronize", false),
+		OrphanDownstreamOnPolicyDelete: schema.BoolOr(m, "orphanDownstreamOnPolicyDelete", false) ||
+			schema.BoolOr(m, orphanedAlias, false),
 	}
 	_, g.OrphanedAlias = m[orphanedAlias]
 	if b, ok := m["generateExisting"].(bool); ok {
 		g.GenerateExisting = &b
 	}
-	for _, e := range list(m, "foreach") {
-		em := asMap(e)
+	for _, e := range schema.ListOf(m, "foreach") {
+		em := schema.AsMap(e)
 		g.ForEach = append(g.ForEach, ForEach{
 			Target:        parseTarget(em),
-			List:          stringOr(em, "list", ""),
-			Context:       list(em, "context"),
+			List:          schema.StringOr(em, "list", ""),
+			Context:       schema.ListOf(em, "context"),
 			Preconditions: em["preconditions"],
 		})
 	}
@@ -174,78 +174,24 @@ func parseGeneration(m map[string]any) *Generation {
 // empty clone block counts as no clone, as in Kyverno.
 func parseTarget(m map[string]any) Target {
 	t := Target{
-		APIVersion: stringOr(m, "apiVersion", ""),
-		Kind:       stringOr(m, "kind", ""),
-		Name:       stringOr(m, "name", ""),
-		Namespace:  stringOr(m, "namespace", ""),
+		APIVersion: schema.StringOr(m, "apiVersion", ""),
+		Kind:       schema.StringOr(m, "kind", ""),
+		Name:       schema.StringOr(m, "name", ""),
+		Namespace:  schema.StringOr(m, "namespace", ""),
 	}
 	t.Data, t.HasData = m["data"]
-	if c := mapOf(m, "clone"); c != nil {
-		clone := Clone{Namespace: stringOr(c, "namespace", ""), Name: stringOr(c, "name", "")}
+	if c := schema.MapOf(m, "clone"); c != nil {
+		clone := Clone{Namespace: schema.StringOr(c, "namespace", ""), Name: schema.StringOr(c, "name", "")}
 		if clone != (Clone{}) {
 			t.Clone = &clone
 		}
 	}
-	if c := mapOf(m, "cloneList"); c != nil {
+	if c := schema.MapOf(m, "cloneList"); c != nil {
 		t.CloneList = &CloneList{
-			Namespace: stringOr(c, "namespace", ""),
-			Kinds:     stringList(c, "kinds"),
+			Namespace: schema.StringOr(c, "namespace", ""),
+			Kinds:     schema.StringsOf(c, "kinds"),
 			Selector:  parseSelector(c["selector"]),
 		}
 	}
 	return t
-}
-
-// Accessors that tolerate wrong types: the schema check reports those.
-
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-func mapOf(m map[string]any, k string) map[string]any { return asMap(m[k]) }
-
-func list(m map[string]any, k string) []any {
-	l, _ := m[k].([]any)
-	return l
-}
-
-func boolOr(m map[string]any, k string, def bool) bool {
-	if b, ok := m[k].(bool); ok {
-		return b
-	}
-	return def
-}
-
-func stringOr(m map[string]any, k string, def string) string {
-	if s, ok := m[k].(string); ok {
-		return s
-	}
-	return def
-}
-
-func stringList(m map[string]any, k string) []string {
-	var out []string
-	for _, e := range list(m, k) {
-		if s, ok := e.(string); ok {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func stringMapOf(m map[string]any, k string) map[string]string {
-	src, ok := m[k].(map[string]any)
-	if !ok {
-		return nil
-	}
-	out := make(map[string]string, len(src))
-	for key, v := range src {
-		if s, ok := v.(string); ok {
-			out[key] = s
-		} else if v != nil {
-			out[key] = fmt.Sprint(v)
-		}
-	}
-	return out
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"github.com/genplay/genplay/engine/internal/schema"
 	"slices"
 
 	"github.com/genplay/genplay/engine/resource"
@@ -24,18 +25,18 @@ func ValidateUpdate(old, new *Policy) source.Diagnostics {
 	if old == nil || new == nil {
 		return nil
 	}
-	d := &diags{doc: new.Source, file: new.File}
+	d := &schema.Diags{Doc: new.Source, File: new.File}
 	oldSync := slices.ContainsFunc(old.Spec.Rules, func(r Rule) bool { return r.Generate != nil && r.Generate.Synchronize })
 	oldRules, oldGens := hashes(old, oldSync)
 	newRules, newGens := hashes(new, oldSync)
 	if missing, ok := firstMissing(oldGens, newGens); ok {
-		d.warnf(updatePath(old, new, missing, true), "%s", MsgStaleTargets)
-		return d.result()
+		d.Warnf(updatePath(old, new, missing, true), "%s", MsgStaleTargets)
+		return d.Result()
 	}
 	if missing, ok := firstMissing(oldRules, newRules); ok {
-		d.errorf(updatePath(old, new, missing, false), "%s", MsgImmutableRule)
+		d.Errorf(updatePath(old, new, missing, false), "%s", MsgImmutableRule)
 	}
-	return d.result()
+	return d.Result()
 }
 
 // hashes returns, per generate rule name, the canonical rule spec (without
@@ -68,7 +69,7 @@ func firstMissing(old, new map[string]string) (string, bool) {
 // of the changed old rule: a field of generate when gen is set, another field
 // of the rule otherwise. When the rule is gone it points at a new rule with
 // a new name, else at spec.rules.
-func updatePath(old, new *Policy, name string, gen bool) fieldPath {
+func updatePath(old, new *Policy, name string, gen bool) schema.Path {
 	o, n := old.Rule(name), new.Rule(name)
 	if o == nil || n == nil {
 		// Renamed or removed: point at the first new generate rule that
@@ -76,20 +77,20 @@ func updatePath(old, new *Policy, name string, gen bool) fieldPath {
 		for i := range new.Spec.Rules {
 			nr := &new.Spec.Rules[i]
 			if nr.Generate != nil && old.Rule(nr.Name) == nil {
-				return rulePath(nr.Index).key("name")
+				return rulePath(nr.Index).Key("name")
 			}
 		}
-		return fieldPath{"spec", "rules"}
+		return schema.Path{"spec", "rules"}
 	}
 	rp := rulePath(n.Index)
 	if gen {
-		og, ng := asMap(o.Raw["generate"]), asMap(n.Raw["generate"])
+		og, ng := schema.AsMap(o.Raw["generate"]), schema.AsMap(n.Raw["generate"])
 		for _, k := range []string{"apiVersion", "kind", "name", "namespace", "uid", "clone", "cloneList"} {
 			if !resource.Equal(canonical(og[k]), canonical(ng[k])) {
-				return rp.key("generate", k)
+				return rp.Key("generate", k)
 			}
 		}
-		return rp.key("generate")
+		return rp.Key("generate")
 	}
 	keys := resource.SortedKeys(n.Raw)
 	for _, k := range resource.SortedKeys(o.Raw) {
@@ -99,7 +100,7 @@ func updatePath(old, new *Policy, name string, gen bool) fieldPath {
 	}
 	for _, k := range keys {
 		if k != "generate" && !resource.Equal(canonical(o.Raw[k]), canonical(n.Raw[k])) {
-			return rp.key(k)
+			return rp.Key(k)
 		}
 	}
 	return rp
@@ -141,7 +142,7 @@ var mutableGenerateFields = []string{"synchronize", "data", "foreach", "orphanDo
 
 func generationHash(r *Rule) string {
 	g := map[string]any{}
-	for k, v := range asMap(r.Raw["generate"]) {
+	for k, v := range schema.AsMap(r.Raw["generate"]) {
 		if !slices.Contains(mutableGenerateFields, k) {
 			g[k] = v
 		}

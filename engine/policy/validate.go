@@ -3,6 +3,7 @@ package policy
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/genplay/genplay/engine/internal/schema"
 	"regexp"
 	"slices"
 	"strconv"
@@ -49,15 +50,15 @@ const backgroundHint = "only select variables are allowed in background mode. Se
 // generate rules, plus the generic rule checks they depend on. kinds may be
 // nil: scope checks are then skipped.
 func Validate(p *Policy, kinds KindResolver) source.Diagnostics {
-	v := &validator{p: p, kinds: kinds, d: &diags{doc: p.Source, file: p.File}}
+	v := &validator{p: p, kinds: kinds, d: &schema.Diags{Doc: p.Source, File: p.File}}
 	v.validate()
-	return v.d.result()
+	return v.d.Result()
 }
 
 type validator struct {
 	p     *Policy
 	kinds KindResolver
-	d     *diags
+	d     *schema.Diags
 }
 
 // scope resolves a kind; known is false for unknown kinds, kinds with
@@ -89,27 +90,27 @@ func (v *validator) namespaced() bool { return v.p.Kind == KindPolicy }
 func (v *validator) validate() {
 	p, d := v.p, v.d
 	spec, _ := p.Raw["spec"].(map[string]any)
-	specPath := fieldPath{"spec"}
+	specPath := schema.Path{"spec"}
 	if _, ok := spec["generateExistingOnPolicyUpdate"]; ok {
-		fp := specPath.key("generateExistingOnPolicyUpdate")
-		d.errorf(fp, "%s: Forbidden: remove the deprecated field and use spec.generate[*].generateExisting instead", fp)
+		fp := specPath.Key("generateExistingOnPolicyUpdate")
+		d.Errorf(fp, "%s: Forbidden: remove the deprecated field and use spec.generate[*].generateExisting instead", fp)
 	}
 	if t, ok := spec["webhookTimeoutSeconds"].(float64); ok && (t < 1 || t > 30) {
-		fp := specPath.key("webhookTimeoutSeconds")
-		d.errorf(fp, "%s: Invalid value: %v: the timeout value must be between 1 and 30 seconds", fp, t)
+		fp := specPath.Key("webhookTimeoutSeconds")
+		d.Errorf(fp, "%s: Invalid value: %v: the timeout value must be between 1 and 30 seconds", fp, t)
 	}
-	if v.namespaced() && len(list(spec, "validationFailureActionOverrides")) > 0 {
-		fp := specPath.key("validationFailureActionOverrides")
-		d.errorf(fp, "%s: Forbidden: Use of validationFailureActionOverrides is supported only with ClusterPolicy", fp)
+	if v.namespaced() && len(schema.ListOf(spec, "validationFailureActionOverrides")) > 0 {
+		fp := specPath.Key("validationFailureActionOverrides")
+		d.Errorf(fp, "%s: Forbidden: Use of validationFailureActionOverrides is supported only with ClusterPolicy", fp)
 	}
 	if !p.Spec.Admission {
-		fp := specPath.key("admission")
+		fp := specPath.Key("admission")
 		if !p.Spec.Background {
-			d.errorf(fp, "disabling both admission and background processing is not allowed")
+			d.Errorf(fp, "disabling both admission and background processing is not allowed")
 		} else if slices.ContainsFunc(p.Spec.Rules, func(r Rule) bool {
 			return r.Generate != nil || r.Raw["mutate"] != nil || r.Raw["verifyImages"] != nil
 		}) {
-			d.errorf(fp, "disabling admission processing is only allowed with validation policies")
+			d.Errorf(fp, "disabling admission processing is only allowed with validation policies")
 		}
 	}
 	v.ruleNames()
@@ -122,14 +123,14 @@ func (v *validator) validate() {
 	}
 }
 
-func rulePath(i int) fieldPath { return fieldPath{"spec", "rules", i} }
+func rulePath(i int) schema.Path { return schema.Path{"spec", "rules", i} }
 
 func (v *validator) ruleNames() {
 	seen := map[string]bool{}
 	for i, r := range v.p.Spec.Rules {
 		if seen[r.Name] {
-			fp := rulePath(i).key("name")
-			v.d.errorf(fp, "%s: Invalid value: %q: Duplicate rule name: '%s'", fp, r.Name, r.Name)
+			fp := rulePath(i).Key("name")
+			v.d.Errorf(fp, "%s: Invalid value: %q: Duplicate rule name: '%s'", fp, r.Name, r.Name)
 		}
 		seen[r.Name] = true
 	}
@@ -140,12 +141,12 @@ func (v *validator) ruleNames() {
 func (v *validator) backgroundVariables() {
 	mutateExisting := false
 	for i, r := range v.p.Spec.Rules {
-		if m, ok := r.Raw["mutate"].(map[string]any); ok && len(list(m, "targets")) > 0 {
+		if m, ok := r.Raw["mutate"].(map[string]any); ok && len(schema.ListOf(m, "targets")) > 0 {
 			mutateExisting = true
 		}
 		for _, blk := range []string{"match", "exclude"} {
-			if fp := userInfoPath(rulePath(i).key(blk), asMap(r.Raw[blk])); fp != nil {
-				v.d.errorf(fp, "%sinvalid variable used at path: %s", backgroundHint, strings.ReplaceAll(fp.String(), ".", "/"))
+			if fp := userInfoPath(rulePath(i).Key(blk), schema.AsMap(r.Raw[blk])); fp != nil {
+				v.d.Errorf(fp, "%sinvalid variable used at path: %s", backgroundHint, strings.ReplaceAll(fp.String(), ".", "/"))
 			}
 		}
 	}
@@ -153,7 +154,7 @@ func (v *validator) backgroundVariables() {
 		return
 	}
 	reported := map[string]bool{}
-	walkStrings(map[string]any(v.p.Raw), nil, func(fp fieldPath, s string) {
+	walkStrings(map[string]any(v.p.Raw), nil, func(fp schema.Path, s string) {
 		if len(fp) > 0 && (fp[0] == "status" || (len(fp) > 2 && fp[0] == "metadata" && fp[1] == "annotations" &&
 			fp[2] == "kubectl.kubernetes.io/last-applied-configuration")) {
 			return
@@ -165,7 +166,7 @@ func (v *validator) backgroundVariables() {
 			for i, re := range userVariables {
 				if strings.Contains(m[2], userVariableWords[i]) && re.MatchString(m[2]) && !reported[m[2]] {
 					reported[m[2]] = true
-					v.d.errorf(fp, "%svariable %s is not allowed", backgroundHint, m[2])
+					v.d.Errorf(fp, "%svariable %s is not allowed", backgroundHint, m[2])
 				}
 			}
 		}
@@ -201,8 +202,8 @@ func (v *validator) invalidVariables() {
 		}
 		var patterns []string
 		for _, raw := range entries {
-			e := asMap(raw)
-			name := stringOr(e, "name", "")
+			e := schema.AsMap(raw)
+			name := schema.StringOr(e, "name", "")
 			switch {
 			case e["apiCall"] != nil || e["globalReference"] != nil || e["imageRegistry"] != nil || e["variable"] != nil:
 				patterns = append(patterns, name+"*")
@@ -211,13 +212,13 @@ func (v *validator) invalidVariables() {
 			}
 		}
 		reported := false
-		walkStrings(r.Raw, rulePath(i), func(fp fieldPath, s string) {
+		walkStrings(r.Raw, rulePath(i), func(fp schema.Path, s string) {
 			if reported || !strings.Contains(s, "{{") || len(fp) > 3 && (fp[3] == "match" || fp[3] == "exclude") {
 				return
 			}
 			if q := invalidVariable(s, allowed, patterns); q != "" {
 				reported = true
-				v.d.errorf(fp, "policy contains invalid variables: variable substitution failed for rule %s: variable %s must match regex \"%s\" or patterns %v",
+				v.d.Errorf(fp, "policy contains invalid variables: variable substitution failed for rule %s: variable %s must match regex \"%s\" or patterns %v",
 					r.Name, q, allowed, patterns)
 			}
 		})
@@ -284,22 +285,22 @@ func parses(q string) (ok bool) {
 
 // userInfoPath returns the first userInfo filter (roles, clusterRoles,
 // subjects) of a match or exclude block, in Kyverno's order.
-func userInfoPath(base fieldPath, m map[string]any) fieldPath {
+func userInfoPath(base schema.Path, m map[string]any) schema.Path {
 	defined := func(f map[string]any) string {
 		for _, k := range []string{"roles", "clusterRoles", "subjects"} {
-			if len(list(f, k)) > 0 {
+			if len(schema.ListOf(f, k)) > 0 {
 				return k
 			}
 		}
 		return ""
 	}
 	if k := defined(m); k != "" {
-		return base.key(k)
+		return base.Key(k)
 	}
 	for _, blk := range []string{"any", "all"} {
-		for j, f := range list(m, blk) {
-			if k := defined(asMap(f)); k != "" {
-				return base.key(blk).index(j).key(k)
+		for j, f := range schema.ListOf(m, blk) {
+			if k := defined(schema.AsMap(f)); k != "" {
+				return base.Key(blk).Index(j).Key(k)
 			}
 		}
 	}
@@ -307,17 +308,17 @@ func userInfoPath(base fieldPath, m map[string]any) fieldPath {
 }
 
 // walkStrings calls fn for every map key and string value under v.
-func walkStrings(v any, fp fieldPath, fn func(fieldPath, string)) {
+func walkStrings(v any, fp schema.Path, fn func(schema.Path, string)) {
 	switch t := v.(type) {
 	case map[string]any:
 		for _, k := range resource.SortedKeys(t) {
-			kp := fp.key(k) // a fresh slice nobody appends to in place: shared by both calls
+			kp := fp.Key(k) // a fresh slice nobody appends to in place: shared by both calls
 			fn(kp, k)
 			walkStrings(t[k], kp, fn)
 		}
 	case []any:
 		for i, e := range t {
-			walkStrings(e, fp.index(i), fn)
+			walkStrings(e, fp.Index(i), fn)
 		}
 	case string:
 		fn(fp, t)
@@ -327,9 +328,9 @@ func walkStrings(v any, fp fieldPath, fn func(fieldPath, string)) {
 func hasVariable(s string) bool { return strings.Contains(s, "{{") && variablePattern.MatchString(s) }
 
 // firstVariable returns the path of the first string with a variable under v.
-func firstVariable(v any, base fieldPath) fieldPath {
-	var found fieldPath
-	walkStrings(v, base, func(fp fieldPath, s string) {
+func firstVariable(v any, base schema.Path) schema.Path {
+	var found schema.Path
+	walkStrings(v, base, func(fp schema.Path, s string) {
 		if found == nil && hasVariable(s) {
 			found = fp
 		}
@@ -347,18 +348,18 @@ func (v *validator) rule(r *Rule) {
 	}
 	switch {
 	case ops == 0:
-		d.errorf(rp, "%s: Invalid value: %q: No operation defined in the rule '%s'.(supported operations: mutate,validate,generate,verifyImages)", rp, r.Name, r.Name)
+		d.Errorf(rp, "%s: Invalid value: %q: No operation defined in the rule '%s'.(supported operations: mutate,validate,generate,verifyImages)", rp, r.Name, r.Name)
 	case ops > 1:
-		d.errorf(rp, "%s: Invalid value: %q: Multiple operations defined in the rule '%s', only one operation (mutate,validate,generate,verifyImages) is allowed per rule", rp, r.Name, r.Name)
+		d.Errorf(rp, "%s: Invalid value: %q: Multiple operations defined in the rule '%s', only one operation (mutate,validate,generate,verifyImages) is allowed per rule", rp, r.Name, r.Name)
 	}
 	for _, blk := range []string{"exclude", "match"} {
-		if fp := firstVariable(r.Raw[blk], rp.key(blk)); fp != nil {
-			d.errorf(fp, "policy contains invalid variables: rule %q should not have variables in %s section", r.Name, blk)
+		if fp := firstVariable(r.Raw[blk], rp.Key(blk)); fp != nil {
+			d.Errorf(fp, "policy contains invalid variables: rule %q should not have variables in %s section", r.Name, blk)
 		}
 	}
 	v.matchBlock(r, "match")
 	v.matchBlock(r, "exclude")
-	v.context(rp.key("context"), r.Context)
+	v.context(rp.Key("context"), r.Context)
 	if r.Generate != nil {
 		v.generate(r)
 	}
@@ -366,61 +367,61 @@ func (v *validator) rule(r *Rule) {
 
 // matchBlock checks one match or exclude block of a rule.
 func (v *validator) matchBlock(r *Rule, blk string) {
-	d, bp := v.d, rulePath(r.Index).key(blk)
-	m := asMap(r.Raw[blk])
+	d, bp := v.d, rulePath(r.Index).Key(blk)
+	m := schema.AsMap(r.Raw[blk])
 	if m == nil {
 		return
 	}
-	anyF, allF := list(m, "any"), list(m, "all")
+	anyF, allF := schema.ListOf(m, "any"), schema.ListOf(m, "all")
 	if len(anyF) > 0 && len(allF) > 0 {
-		d.errorf(bp, "%s: Invalid value: Can't specify any and all together", bp)
+		d.Errorf(bp, "%s: Invalid value: Can't specify any and all together", bp)
 	}
 	if (len(anyF) > 0 || len(allF) > 0) && m["resources"] != nil {
-		d.errorf(bp.key("resources"), "path: %s.: can't specify any/all together with %s resources", bp, blk)
+		d.Errorf(bp.Key("resources"), "path: %s.: can't specify any/all together with %s resources", bp, blk)
 	}
 	type filter struct {
-		path fieldPath
+		path schema.Path
 		m    map[string]any
 	}
 	var filters []filter
 	for _, sub := range []string{"any", "all"} {
-		for j, f := range list(m, sub) {
-			filters = append(filters, filter{bp.key(sub).index(j), asMap(f)})
+		for j, f := range schema.ListOf(m, sub) {
+			filters = append(filters, filter{bp.Key(sub).Index(j), schema.AsMap(f)})
 		}
 	}
 	if hasLegacyMatch(m) {
 		filters = append(filters, filter{bp, m})
 	}
 	for _, f := range filters {
-		res := asMap(f.m["resources"])
-		rdp := f.path.key("resources")
-		if res["name"] != nil && stringOr(res, "name", "") != "" && len(list(res, "names")) > 0 {
-			d.errorf(rdp, "%s: Invalid value: Both name and names can not be specified together", f.path)
+		res := schema.AsMap(f.m["resources"])
+		rdp := f.path.Key("resources")
+		if res["name"] != nil && schema.StringOr(res, "name", "") != "" && len(schema.ListOf(res, "names")) > 0 {
+			d.Errorf(rdp, "%s: Invalid value: Both name and names can not be specified together", f.path)
 		}
 		if sel, ok := res["selector"].(map[string]any); ok && !selectorHasWildcard(sel) &&
-			len(asMap(sel["matchLabels"])) == 0 && len(list(sel, "matchExpressions")) == 0 {
-			fp := f.path.key("selector")
-			d.errorf(rdp.key("selector"), "%s: Invalid value: The requirements are not specified in selector", fp)
+			len(schema.AsMap(sel["matchLabels"])) == 0 && len(schema.ListOf(sel, "matchExpressions")) == 0 {
+			fp := f.path.Key("selector")
+			d.Errorf(rdp.Key("selector"), "%s: Invalid value: The requirements are not specified in selector", fp)
 		}
 		if sel, ok := res["selector"].(map[string]any); ok && !selectorHasWildcard(sel) {
 			if msg := selectorError(sel); msg != "" {
-				d.errorf(rdp.key("selector"), "%s: Invalid value: %s: %s", f.path.key("selector"), selectorJSON(sel), msg)
+				d.Errorf(rdp.Key("selector"), "%s: Invalid value: %s: %s", f.path.Key("selector"), selectorJSON(sel), msg)
 			}
 		}
-		kinds := stringList(res, "kinds")
+		kinds := schema.StringsOf(res, "kinds")
 		if v.namespaced() {
-			if len(list(res, "namespaces")) > 0 {
-				fp := f.path.key("namespaces")
-				d.errorf(rdp.key("namespaces"), "%s: Forbidden: Filtering namespaces not allowed in namespaced policies", fp)
+			if len(schema.ListOf(res, "namespaces")) > 0 {
+				fp := f.path.Key("namespaces")
+				d.Errorf(rdp.Key("namespaces"), "%s: Forbidden: Filtering namespaces not allowed in namespaced policies", fp)
 			}
 			for k, kind := range kinds {
 				if ns, known := v.scopeOfKindSelector(kind); known && !ns {
-					fp := f.path.key("kinds").index(k)
-					d.errorf(rdp.key("kinds").index(k), "%s: Forbidden: Cluster wide resource '%s' not allowed in namespaced policy", fp, kind)
+					fp := f.path.Key("kinds").Index(k)
+					d.Errorf(rdp.Key("kinds").Index(k), "%s: Forbidden: Cluster wide resource '%s' not allowed in namespaced policy", fp, kind)
 				}
 			}
 		}
-		v.wildcardKinds(r, rdp.key("kinds"), f.path.key("kinds"), kinds)
+		v.wildcardKinds(r, rdp.Key("kinds"), f.path.Key("kinds"), kinds)
 	}
 	if blk == "match" && r.Generate != nil {
 		// Kyverno checks any, else all, else the legacy filter.
@@ -435,35 +436,35 @@ func (v *validator) matchBlock(r *Rule, blk string) {
 			group = []filter{{bp, m}}
 		}
 		for _, f := range group {
-			if len(stringList(asMap(f.m["resources"]), "kinds")) == 0 {
-				d.errorf(f.path, "at least one element must be specified in a kind block, the kind attribute is mandatory when working with the resources element")
+			if len(schema.StringsOf(schema.AsMap(f.m["resources"]), "kinds")) == 0 {
+				d.Errorf(f.path, "at least one element must be specified in a kind block, the kind attribute is mandatory when working with the resources element")
 			}
 		}
 	}
 }
 
 // wildcardKinds applies Kyverno's rules for kinds: ["*"].
-func (v *validator) wildcardKinds(r *Rule, at, shown fieldPath, kinds []string) {
+func (v *validator) wildcardKinds(r *Rule, at, shown schema.Path, kinds []string) {
 	if !slices.Contains(kinds, "*") {
 		return
 	}
 	switch {
 	case v.p.Spec.Background:
-		v.d.errorf(at, "path: %s: wildcard policy not allowed in background mode. Set spec.background=false to disable background mode for this policy rule", shown)
+		v.d.Errorf(at, "path: %s: wildcard policy not allowed in background mode. Set spec.background=false to disable background mode for this policy rule", shown)
 	case len(kinds) > 1:
-		v.d.errorf(at, "path: %s: wildcard policy can not deal with more than one kind", shown)
+		v.d.Errorf(at, "path: %s: wildcard policy can not deal with more than one kind", shown)
 	case r.Generate != nil || r.Raw["verifyImages"] != nil:
-		v.d.errorf(at, "path: %s: wildcard policy does not support rule type", shown)
+		v.d.Errorf(at, "path: %s: wildcard policy does not support rule type", shown)
 	}
 }
 
 // selectorError is the error metav1.LabelSelectorAsSelector returns for a
 // selector's expressions (labels.NewRequirement's field errors), or "".
 func selectorError(sel map[string]any) string {
-	for _, raw := range list(sel, "matchExpressions") {
-		e := asMap(raw)
-		op := stringOr(e, "operator", "")
-		values := stringList(e, "values")
+	for _, raw := range schema.ListOf(sel, "matchExpressions") {
+		e := schema.AsMap(raw)
+		op := schema.StringOr(e, "operator", "")
+		values := schema.StringsOf(e, "values")
 		switch op {
 		case "In", "NotIn":
 			if len(values) == 0 {
@@ -485,21 +486,21 @@ func selectorError(sel map[string]any) string {
 func selectorJSON(sel map[string]any) string {
 	var b strings.Builder
 	b.WriteByte('{')
-	if ml := asMap(sel["matchLabels"]); len(ml) > 0 {
+	if ml := schema.AsMap(sel["matchLabels"]); len(ml) > 0 {
 		b.WriteString(`"matchLabels":` + jsonOf(ml))
 	}
-	if exprs := list(sel, "matchExpressions"); len(exprs) > 0 {
+	if exprs := schema.ListOf(sel, "matchExpressions"); len(exprs) > 0 {
 		if b.Len() > 1 {
 			b.WriteByte(',')
 		}
 		b.WriteString(`"matchExpressions":[`)
 		for i, raw := range exprs {
-			e := asMap(raw)
+			e := schema.AsMap(raw)
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(`{"key":` + jsonOf(stringOr(e, "key", "")) + `,"operator":` + jsonOf(stringOr(e, "operator", "")))
-			if v := stringList(e, "values"); len(v) > 0 {
+			b.WriteString(`{"key":` + jsonOf(schema.StringOr(e, "key", "")) + `,"operator":` + jsonOf(schema.StringOr(e, "operator", "")))
+			if v := schema.StringsOf(e, "values"); len(v) > 0 {
 				b.WriteString(`,"values":` + jsonOf(v))
 			}
 			b.WriteByte('}')
@@ -520,7 +521,7 @@ func jsonOf(v any) string {
 
 func selectorHasWildcard(sel map[string]any) bool {
 	found := false
-	walkStrings(sel, nil, func(_ fieldPath, s string) {
+	walkStrings(sel, nil, func(_ schema.Path, s string) {
 		if strings.ContainsAny(s, "*?") {
 			found = true
 		}
@@ -532,21 +533,21 @@ func selectorHasWildcard(sel map[string]any) bool {
 var predefinedVariables = []string{"images", "request", "serviceAccountName", "serviceAccountNamespace", "element", "elementIndex"}
 
 // context checks context entries as Kyverno's validateRuleContext does.
-func (v *validator) context(cp fieldPath, entries []any) {
+func (v *validator) context(cp schema.Path, entries []any) {
 	for i, e := range entries {
-		m := asMap(e)
-		ep := cp.index(i)
-		fail := func(at fieldPath, format string, args ...any) {
-			v.d.errorf(at, "path: %s: %s", ep, fmt.Sprintf(format, args...))
+		m := schema.AsMap(e)
+		ep := cp.Index(i)
+		fail := func(at schema.Path, format string, args ...any) {
+			v.d.Errorf(at, "path: %s: %s", ep, fmt.Sprintf(format, args...))
 		}
-		name := stringOr(m, "name", "")
+		name := schema.StringOr(m, "name", "")
 		if name == "" {
 			fail(ep, "a name is required for context entries")
 			continue
 		}
 		for _, pre := range predefinedVariables {
 			if name == pre || strings.HasPrefix(name, pre+".") {
-				fail(ep.key("name"), "entry name %s is invalid as it conflicts with a pre-defined variable %s", name, pre)
+				fail(ep.Key("name"), "entry name %s is invalid as it conflicts with a pre-defined variable %s", name, pre)
 			}
 		}
 		var kinds []string
@@ -559,51 +560,51 @@ func (v *validator) context(cp fieldPath, entries []any) {
 			fail(ep, "exactly one of configMap or apiCall or imageRegistry or variable is required for context entries")
 			continue
 		}
-		kp := ep.key(kinds[0])
-		body := asMap(m[kinds[0]])
+		kp := ep.Key(kinds[0])
+		body := schema.AsMap(m[kinds[0]])
 		switch kinds[0] {
 		case "configMap":
-			if stringOr(body, "name", "") == "" {
+			if schema.StringOr(body, "name", "") == "" {
 				fail(kp, "a name is required for configMap context entry")
-			} else if stringOr(body, "namespace", "") == "" {
+			} else if schema.StringOr(body, "namespace", "") == "" {
 				fail(kp, "a namespace is required for configMap context entry")
 			}
 		case "apiCall":
-			if stringOr(body, "urlPath", "") != "" && body["service"] != nil {
-				fail(kp.key("urlPath"), "a URLPath cannot be used for service API calls")
+			if schema.StringOr(body, "urlPath", "") != "" && body["service"] != nil {
+				fail(kp.Key("urlPath"), "a URLPath cannot be used for service API calls")
 			}
-			v.jmesPath(kp.key("jmesPath"), ep, body)
+			v.jmesPath(kp.Key("jmesPath"), ep, body)
 		case "globalReference":
-			if stringOr(body, "name", "") == "" {
+			if schema.StringOr(body, "name", "") == "" {
 				fail(kp, "a name is required for globalReference context entry")
 			}
-			v.jmesPath(kp.key("jmesPath"), ep, body)
+			v.jmesPath(kp.Key("jmesPath"), ep, body)
 		case "imageRegistry":
-			if stringOr(body, "reference", "") == "" {
+			if schema.StringOr(body, "reference", "") == "" {
 				fail(kp, "a ref is required for imageRegistry context entry")
 			}
-			v.jmesPath(kp.key("jmesPath"), ep, body)
+			v.jmesPath(kp.Key("jmesPath"), ep, body)
 		case "variable":
-			v.jmesPath(kp.key("jmesPath"), ep, body)
-			jp := stringOr(body, "jmesPath", "")
+			v.jmesPath(kp.Key("jmesPath"), ep, body)
+			jp := schema.StringOr(body, "jmesPath", "")
 			if body["value"] == nil && jp == "" {
 				fail(kp, "a variable must define a value or a jmesPath expression")
 			}
 			if body["default"] != nil && jp == "" {
-				fail(kp.key("default"), "a variable must define a default value only when a jmesPath expression is defined")
+				fail(kp.Key("default"), "a variable must define a default value only when a jmesPath expression is defined")
 			}
 		}
 	}
 }
 
 // jmesPath checks that a jmesPath without variables parses.
-func (v *validator) jmesPath(at, entry fieldPath, body map[string]any) {
-	expr := stringOr(body, "jmesPath", "")
+func (v *validator) jmesPath(at, entry schema.Path, body map[string]any) {
+	expr := schema.StringOr(body, "jmesPath", "")
 	if expr == "" || strings.Contains(expr, "{{") {
 		return
 	}
 	if err := parseJMESPath(expr); err != nil {
-		v.d.errorf(at, "path: %s: failed to parse JMESPath %s: %v", entry, expr, err)
+		v.d.Errorf(at, "path: %s: failed to parse JMESPath %s: %v", entry, expr, err)
 	}
 }
 

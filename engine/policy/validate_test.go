@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine/internal/schema"
 )
 
 // generateRule builds a ClusterPolicy (or, with namespace, a Policy) with one
@@ -259,6 +261,6 @@ func TestValidateCapsDiagnostics(t *testing.T) {
 	}
 	p := mustParse(t, text)
 	diags := Validate(p, testKinds)
-	require.Len(t, diags, maxDiagnostics+1)
-	assert.Contains(t, diags[maxDiagnostics].Message, "too many diagnostics")
+	require.Len(t, diags, schema.MaxDiagnostics+1)
+	assert.Contains(t, diags[schema.MaxDiagnostics].Message, "too many diagnostics")
 }
