@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,16 @@ import (
 type kubectlOutput struct {
 	stdout, stderr strings.Builder
 	code           int
+	// failed are the API errors, which kubectl prints after everything
+	// else (cmdutil.CheckErr on the command's aggregate of errors).
+	failed []serverFailure
+}
+
+// serverFailure is an API error and what kubectl was doing ("error when
+// creating \"policy.yaml\"").
+type serverFailure struct {
+	err     error
+	context string
 }
 
 func (o *kubectlOutput) errorf(format string, args ...any) {
@@ -38,18 +49,65 @@ func (o *kubectlOutput) errorf(format string, args ...any) {
 	o.code = 1
 }
 
-// serverError prints an API error as kubectl does.
+// serverError records an API error, printed when the call ends.
 func (o *kubectlOutput) serverError(err error, context string) {
-	var se *cluster.StatusError
-	prefix := "Error from server"
-	if errors.As(err, &se) {
-		prefix += " (" + string(se.Reason) + ")"
+	o.failed = append(o.failed, serverFailure{err, context})
+	o.code = 1
+}
+
+// printErrors prints the API errors as kubectl's CheckErr does: a single
+// Invalid error from its details (`The ConfigMap "x" is invalid: ...`,
+// one line per cause when there are several), any other error, or each of
+// several, as `Error from server (Reason): ...`.
+func (o *kubectlOutput) printErrors() {
+	if len(o.failed) == 1 {
+		var se *cluster.StatusError
+		if errors.As(o.failed[0].err, &se) && se.Reason == cluster.ReasonInvalid {
+			o.stderr.WriteString(invalidMessage(se))
+			return
+		}
 	}
-	if context != "" {
-		o.errorf("%s: %s: %v", prefix, context, err)
-		return
+	for _, f := range o.failed {
+		var se *cluster.StatusError
+		prefix := "Error from server"
+		if errors.As(f.err, &se) {
+			prefix += " (" + string(se.Reason) + ")"
+		}
+		if f.context != "" {
+			fmt.Fprintf(&o.stderr, "%s: %s: %v\n", prefix, f.context, f.err)
+		} else {
+			fmt.Fprintf(&o.stderr, "%s: %v\n", prefix, f.err)
+		}
 	}
-	o.errorf("%s: %v", prefix, err)
+}
+
+// invalidMessage is kubectl's wording of an Invalid error: the kind and
+// name of its details and its causes (deduplicated), not its message.
+func invalidMessage(se *cluster.StatusError) string {
+	s := "The request is invalid"
+	if se.Kind != "" || se.Name != "" {
+		s = fmt.Sprintf("The %s %q is invalid", se.Kind, se.Name)
+	} else if len(se.Causes) == 0 {
+		s += ": " + se.Message
+	}
+	var causes []string
+	for _, c := range se.Causes {
+		if msg := c.Error(); !slices.Contains(causes, msg) {
+			causes = append(causes, msg)
+		}
+	}
+	switch len(causes) {
+	case 0:
+		return s + "\n"
+	case 1:
+		return s + ": " + causes[0] + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(s + ": \n")
+	for _, c := range causes {
+		b.WriteString("* " + c + "\n")
+	}
+	return b.String()
 }
 
 // kubectl runs one kubectl call with stdin.
@@ -86,6 +144,7 @@ func (r *runner) kubectl(c *scenario.Command, stdin string) (stdout, stderr stri
 	default:
 		err = &scenario.UnsupportedError{Reason: "runs kubectl " + c.Verb + ", which genplay does not simulate"}
 	}
+	o.printErrors()
 	return o.stdout.String(), o.stderr.String(), o.code, err
 }
 
