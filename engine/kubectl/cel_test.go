@@ -8,8 +8,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/kubectl"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -251,4 +253,45 @@ func TestKubectlEvictReachesKyvernoAsACreateOnTheEvictionSubresource(t *testing.
     check:
       ($stdout): evicted`)
 	assert.Contains(t, printed.Skipped, "output of kubectl evict")
+}
+
+func TestKubectlWordsInvalidErrorsAsCheckErrDoes(t *testing.T) {
+	causes := []cluster.FieldError{
+		{Field: "spec.generate", Type: "Required value"},
+		{Field: "metadata.name", Type: "Invalid value", Value: `"Bad"`, Detail: "a lowercase RFC 1123 subdomain"},
+		{Field: "spec.generate", Type: "Required value"},
+	}
+	assert.Equal(t, "The GeneratingPolicy \"x\" is invalid: spec.generate: Required value\n",
+		kubectl.InvalidMessage(cluster.Invalid("GeneratingPolicy", "x", causes[:1])))
+	assert.Equal(t, "The GeneratingPolicy \"x\" is invalid: \n* spec.generate: Required value\n* metadata.name: Invalid value: \"Bad\": a lowercase RFC 1123 subdomain\n",
+		kubectl.InvalidMessage(cluster.Invalid("GeneratingPolicy", "x", causes)), "one line per cause, duplicates once")
+	assert.Equal(t, "The CustomResourceDefinition \"x\" is invalid: spec.group: Required value\n",
+		kubectl.InvalidMessage(cluster.Invalid("CustomResourceDefinition.apiextensions.k8s.io", "x", []cluster.FieldError{{Field: "spec.group", Type: "Required value"}})),
+		"the details name the kind without its group")
+	assert.Equal(t, "The request is invalid: invalid\n", kubectl.InvalidMessage(cluster.ErrInvalid))
+
+	// Several errors of one call: each as "Error from server (Reason): ...".
+	res := runCEL(t, `- script:
+    content: |
+      cat <<EOF | kubectl apply -f -
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: Bad
+        namespace: default
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: Worse
+        namespace: default
+      EOF
+    check:
+      ($error != null): true
+      (contains($stderr, 'The ConfigMap')): false
+      ($stderr): |
+        Error from server (Invalid): error when creating "STDIN": ConfigMap "Bad" is invalid: metadata.name: Invalid value: "Bad": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')
+        Error from server (Invalid): error when creating "STDIN": ConfigMap "Worse" is invalid: metadata.name: Invalid value: "Worse": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`)
+	assert.Empty(t, res.Skipped)
+	assert.True(t, res.Passed, diagnostics(res))
 }
