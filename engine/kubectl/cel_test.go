@@ -158,6 +158,8 @@ func TestImpersonatingKyvernosBackgroundServiceAccount(t *testing.T) {
 	assert.Empty(t, skipped.Skipped)
 	assert.True(t, skipped.Passed, diagnostics(skipped))
 	assert.Contains(t, notes(skipped), "kubectl --as system:serviceaccount:kyverno:kyverno-background-controller")
+	assert.Contains(t, notes(skipped), "groups system:serviceaccounts, system:serviceaccounts:kyverno, system:authenticated")
+	assert.Contains(t, notes(skipped), "unless they set skipBackgroundRequests: false", "the timeline says why nothing was generated")
 
 	optIn := runCEL(t, ns+strings.Replace(generatingPolicy("opt-in", "namespaces", "        evaluation:\n          skipBackgroundRequests: false\n", "opted-in"),
 		`operations: ["*"]`, `operations: [UPDATE]`, 1)+label+`- assert:

@@ -503,9 +503,12 @@ func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Docu
 // impersonationNote says on the timeline how a request as an impersonated
 // user is simulated.
 func (r *runner) impersonationNote(ref resource.Ref, user generate.UserInfo) {
-	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
-		Reason: "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
-			strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"})
+	reason := "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
+		strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"
+	if user.Username == generate.BackgroundUser {
+		reason += "; it is Kyverno's background controller, whose requests generate policies skip unless they set skipBackgroundRequests: false"
+	}
+	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Reason: reason})
 }
 
 // putAs writes an object other than a policy as an impersonated user.
