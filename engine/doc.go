@@ -29,7 +29,10 @@
 //     a real Kyverno would have acted, can therefore disagree (SEMANTICS.md).
 //   - There is no real webhook and no RBAC enforcement for users: userInfo
 //     comes from the scenario's single admin user (or kubectl --as in a
-//     script, with the roles its bindings give it). Kyverno's permission
+//     script, with the roles its bindings give it, and a service account's
+//     groups; a policy written so goes through the same admission).
+//     kubectl evict deletes a pod at once (pods never run here), after the
+//     CREATE of pods/eviction Kyverno's webhook sees. Kyverno's permission
 //     check on generate targets is modelled (package rbac): a policy is
 //     denied unless Kyverno's background controller may get and create
 //     (and, with synchronize, update and delete) each target, given a
@@ -134,8 +137,11 @@
 //     is installed after Kyverno started are synchronized (Kyverno's
 //     WatchManager cannot map them until a restart). A restart of the
 //     background controller is Session.RestartBackgroundController: its
-//     watch cache is dropped and rebuilt by cache-restore UpdateRequests;
-//     scripts cannot ask for it yet (kubectl rollout is not interpreted).
+//     watch cache is dropped and rebuilt by cache-restore UpdateRequests,
+//     at once; scripts ask for it with kubectl rollout restart
+//     deployment/kyverno-background-controller -n kyverno (rollout status
+//     on it reports the rollout complete; other rollouts are not
+//     simulated).
 //     PolicyExceptions are off unless Options.PolicyExceptions, as in the
 //     Helm chart; genplay test turns them on, as Kyverno's suite runs.
 //   - The CEL environment (engine/gpol/compiler) is Kyverno's, with these

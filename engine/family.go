@@ -24,7 +24,7 @@ func isFamilyGroup(obj resource.Object) bool {
 // family's admission (schema and policy webhook) first, then the write,
 // which is admitted like any other, then the status Kyverno's controllers
 // write, then the family's policy controller.
-func (s *Session) putFamily(fam generate.Family, mode string, old, next resource.Object, doc *source.Document) (resource.Object, []string, error) {
+func (s *Session) putFamily(fam generate.Family, user generate.UserInfo, mode string, old, next resource.Object, doc *source.Document) (resource.Object, []string, error) {
 	adm := fam.AdmitPolicy(next, old, doc)
 	for _, d := range adm.Diagnostics {
 		s.diags = append(s.diags, timeline.Diagnostic{File: d.File, Line: d.Line, Column: d.Col, Severity: d.Severity, Message: d.Message})
@@ -36,9 +36,9 @@ func (s *Session) putFamily(fam generate.Family, mode string, old, next resource
 	var out resource.Object
 	var err error
 	if old != nil {
-		out, err = s.ctrl.Update(Admin, next)
+		out, err = s.ctrl.Update(user, next)
 	} else {
-		out, err = s.ctrl.Create(Admin, next)
+		out, err = s.ctrl.Create(user, next)
 	}
 	if err != nil {
 		return nil, adm.Warnings, err
@@ -47,8 +47,7 @@ func (s *Session) putFamily(fam generate.Family, mode string, old, next resource
 	if old != nil {
 		verb = timeline.ActionUpdated
 	}
-	s.userEventAt(mark, verb, out.Ref(), map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
-		ModeUpdate: "replaced by the user (update)", ModePatch: "patched by the user"}[mode])
+	s.userEventAt(mark, verb, out.Ref(), writeReason(user, mode))
 	if st := fam.Status(out); st != nil {
 		upd := out.DeepCopy()
 		upd["status"] = st

@@ -39,6 +39,12 @@ func (x scriptSession) Put(mode string, obj resource.Object, doc *source.Documen
 	return x.r.s.Put(mode, obj, doc)
 }
 
+func (x scriptSession) PutAs(user generate.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
+	return x.r.s.PutAs(user, mode, obj, doc)
+}
+
+func (x scriptSession) IsPolicy(obj resource.Object) bool { return x.r.s.IsPolicy(obj) }
+
 func (x scriptSession) Remove(ref resource.Ref) error { return x.r.s.Remove(ref) }
 
 func (x scriptSession) CreateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error) {
@@ -54,6 +60,8 @@ func (x scriptSession) DeleteAs(user generate.UserInfo, ref resource.Ref) error 
 }
 
 func (x scriptSession) Admit(req generate.Request) { x.r.s.ctrl.Admit(req) }
+
+func (x scriptSession) RestartBackgroundController() { x.r.s.RestartBackgroundController() }
 
 func (x scriptSession) Begin(stepName, operation, summary string) {
 	x.r.s.begin(stepName, operation, summary)

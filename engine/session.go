@@ -414,9 +414,16 @@ const (
 	ModePatch  = "patch"  // merge into the live object; NotFound is an error
 )
 
-// Put writes obj as the user. Policies go through Kyverno's policy
-// validation first; its warnings are returned and recorded on the step.
+// Put writes obj as the scenario's user (Admin). Policies go through
+// Kyverno's policy validation first; its warnings are returned and
+// recorded on the step.
 func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
+	return s.PutAs(Admin, mode, obj, doc)
+}
+
+// PutAs is Put as another user (kubectl --as): the same admission, and the
+// write reaches Kyverno's webhook as that user.
+func (s *Session) PutAs(user generate.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
 	obj = obj.DeepCopy()
 	if obj.Kind() == "" || obj.APIVersion() == "" {
 		return nil, nil, fmt.Errorf("object has no apiVersion or kind")
@@ -455,7 +462,7 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 		if exists {
 			old = live
 		}
-		return s.putFamily(fam, mode, old, next, doc)
+		return s.putFamily(fam, user, mode, old, next, doc)
 	}
 	if isFamilyGroup(next) {
 		return nil, nil, &scenario.UnsupportedError{Reason: fmt.Sprintf("writes the %s %s, and this build of genplay has no CEL engine "+
@@ -477,9 +484,9 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 	var out resource.Object
 	mark := s.eventMark()
 	if exists {
-		out, err = s.ctrl.Update(Admin, next)
+		out, err = s.ctrl.Update(user, next)
 	} else {
-		out, err = s.ctrl.Create(Admin, next)
+		out, err = s.ctrl.Create(user, next)
 	}
 	if err != nil {
 		return nil, warnings, err
@@ -488,8 +495,7 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 	if exists {
 		verb = timeline.ActionUpdated
 	}
-	s.userEventAt(mark, verb, out.Ref(), map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
-		ModeUpdate: "replaced by the user (update)", ModePatch: "patched by the user"}[mode])
+	s.userEventAt(mark, verb, out.Ref(), writeReason(user, mode))
 	if newPolicy != nil {
 		out = s.policyReady(out)
 		if oldPolicy != nil {
@@ -506,6 +512,21 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 		}
 	}
 	return out, warnings, nil
+}
+
+// writeReason says who wrote an object, and how.
+func writeReason(user generate.UserInfo, mode string) string {
+	if user.Username != Admin.Username {
+		return "by " + user.Username + " (kubectl --as, " + mode + ")"
+	}
+	return map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
+		ModeUpdate: "replaced by the user (update)", ModePatch: "patched by the user"}[mode]
+}
+
+// IsPolicy reports whether obj is a policy of any family, which writes
+// admit through Put.
+func (s *Session) IsPolicy(obj resource.Object) bool {
+	return policy.IsPolicy(obj) || s.ctrl.FamilyOf(obj) != nil || isFamilyGroup(obj)
 }
 
 func policyKey(obj resource.Object) string {

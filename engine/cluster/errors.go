@@ -29,6 +29,9 @@ type StatusError struct {
 	Message string
 	// Causes lists the field errors of an Invalid error, in the order found.
 	Causes []FieldError
+	// Kind and Name are the details of an Invalid error (the kind and name
+	// of the object refused), which kubectl prints instead of Message.
+	Kind, Name string
 }
 
 // Error returns Message.
@@ -110,10 +113,11 @@ func forbidden(msg string) *StatusError {
 	return &StatusError{Reason: ReasonForbidden, Code: 403, Message: msg}
 }
 
-// invalid builds the API server's Invalid message:
-// `ConfigMap "Foo" is invalid: metadata.name: ...`, with several causes in
-// square brackets.
-func invalid(kind, name string, causes []FieldError) *StatusError {
+// Invalid is the API server's Invalid error for the object kind/name (a
+// Kind, or "Kind.group" for the kinds the API server qualifies) with its
+// field errors. Its message reads `ConfigMap "Foo" is invalid:
+// metadata.name: ...`, with several causes in square brackets.
+func Invalid(kind, name string, causes []FieldError) *StatusError {
 	parts := make([]string, len(causes))
 	for i, c := range causes {
 		parts[i] = c.Error()
@@ -122,6 +126,7 @@ func invalid(kind, name string, causes []FieldError) *StatusError {
 	if len(parts) > 1 {
 		detail = "[" + detail + "]"
 	}
-	return &StatusError{Reason: ReasonInvalid, Code: 422, Causes: causes,
+	short, _, _ := strings.Cut(kind, ".")
+	return &StatusError{Reason: ReasonInvalid, Code: 422, Causes: causes, Kind: short, Name: name,
 		Message: fmt.Sprintf("%s %q is invalid: %s", kind, name, detail)}
 }

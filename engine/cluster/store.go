@@ -308,7 +308,7 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 			Detail: "a namespaced " + info.Kind + " needs a namespace"})
 	}
 	if len(causes) > 0 {
-		return nil, invalid(info.Kind, name, causes)
+		return nil, Invalid(info.Kind, name, causes)
 	}
 	if info.Namespaced {
 		nsEntry := s.objects[objKey{gk: namespaceGK, name: ns}]
@@ -379,7 +379,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	}
 	name, _ := md["name"].(string)
 	if name == "" {
-		return nil, false, invalid(info.Kind, name, []FieldError{{Type: "Required value", Field: "metadata.name",
+		return nil, false, Invalid(info.Kind, name, []FieldError{{Type: "Required value", Field: "metadata.name",
 			Detail: "name or generateName is required"}})
 	}
 	key := s.keyOf(info, o.Namespace(), name)
@@ -401,11 +401,11 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 		return nil, false, conflict(info, name, "the object has been modified; please apply your changes to the latest version and try again")
 	}
 	if causes := append(validateMeta(info, md), validateData(info, o)...); len(causes) > 0 {
-		return nil, false, invalid(info.Kind, name, causes)
+		return nil, false, Invalid(info.Kind, name, causes)
 	}
 	if key.gk == crdGK {
 		if causes := crdImmutable(cur.obj, o); len(causes) > 0 {
-			return nil, false, invalid("CustomResourceDefinition.apiextensions.k8s.io", name, causes)
+			return nil, false, Invalid("CustomResourceDefinition.apiextensions.k8s.io", name, causes)
 		}
 	}
 	curMD := cur.obj.Metadata()

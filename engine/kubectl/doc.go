@@ -1,6 +1,8 @@
 // Package kubectl interprets chainsaw's script and command operations
 // against the simulated cluster: kubectl's verbs (apply, create, get,
-// delete, label, annotate, patch, replace, run, scale, wait, exec) with the
+// delete, label, annotate, patch, replace, run, scale, wait, exec, the
+// kubectl-evict plugin's evict, and rollout restart|status of Kyverno's
+// background controller) with the
 // pipelines scripts use (into jq, grep or another kubectl) and the shell
 // around them (&&, ||, !, if, for, while, variables, $(...), test, exit,
 // echo, seq, sleep, set -e), producing the

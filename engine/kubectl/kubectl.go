@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
-	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -31,6 +31,16 @@ import (
 type kubectlOutput struct {
 	stdout, stderr strings.Builder
 	code           int
+	// failed are the API errors, which kubectl prints after everything
+	// else (cmdutil.CheckErr on the command's aggregate of errors).
+	failed []serverFailure
+}
+
+// serverFailure is an API error and what kubectl was doing (`error when
+// creating "policy.yaml"`).
+type serverFailure struct {
+	err     error
+	context string
 }
 
 func (o *kubectlOutput) errorf(format string, args ...any) {
@@ -38,18 +48,65 @@ func (o *kubectlOutput) errorf(format string, args ...any) {
 	o.code = 1
 }
 
-// serverError prints an API error as kubectl does.
+// serverError records an API error, printed when the call ends.
 func (o *kubectlOutput) serverError(err error, context string) {
-	var se *cluster.StatusError
-	prefix := "Error from server"
-	if errors.As(err, &se) {
-		prefix += " (" + string(se.Reason) + ")"
+	o.failed = append(o.failed, serverFailure{err, context})
+	o.code = 1
+}
+
+// printErrors prints the API errors as kubectl's CheckErr does: a single
+// Invalid error from its details (`The ConfigMap "x" is invalid: ...`,
+// one line per cause when there are several), any other error, or each of
+// several, as `Error from server (Reason): ...`.
+func (o *kubectlOutput) printErrors() {
+	if len(o.failed) == 1 {
+		var se *cluster.StatusError
+		if errors.As(o.failed[0].err, &se) && se.Reason == cluster.ReasonInvalid {
+			o.stderr.WriteString(invalidMessage(se))
+			return
+		}
 	}
-	if context != "" {
-		o.errorf("%s: %s: %v", prefix, context, err)
-		return
+	for _, f := range o.failed {
+		var se *cluster.StatusError
+		prefix := "Error from server"
+		if errors.As(f.err, &se) {
+			prefix += " (" + string(se.Reason) + ")"
+		}
+		if f.context != "" {
+			fmt.Fprintf(&o.stderr, "%s: %s: %v\n", prefix, f.context, f.err)
+		} else {
+			fmt.Fprintf(&o.stderr, "%s: %v\n", prefix, f.err)
+		}
 	}
-	o.errorf("%s: %v", prefix, err)
+}
+
+// invalidMessage is kubectl's wording of an Invalid error: the kind and
+// name of its details and its causes (deduplicated), not its message.
+func invalidMessage(se *cluster.StatusError) string {
+	s := "The request is invalid"
+	if se.Kind != "" || se.Name != "" {
+		s = fmt.Sprintf("The %s %q is invalid", se.Kind, se.Name)
+	} else if len(se.Causes) == 0 {
+		s += ": " + se.Message
+	}
+	var causes []string
+	for _, c := range se.Causes {
+		if msg := c.Error(); !slices.Contains(causes, msg) {
+			causes = append(causes, msg)
+		}
+	}
+	switch len(causes) {
+	case 0:
+		return s + "\n"
+	case 1:
+		return s + ": " + causes[0] + "\n"
+	}
+	var b strings.Builder
+	b.WriteString(s + ": \n")
+	for _, c := range causes {
+		b.WriteString("* " + c + "\n")
+	}
+	return b.String()
 }
 
 // kubectl runs one kubectl call with stdin.
@@ -72,7 +129,7 @@ func (r *runner) kubectl(c *scenario.Command, stdin string) (stdout, stderr stri
 	case "get":
 		err = r.kubectlGet(c, o)
 	case "label", "annotate":
-		err = r.kubectlLabel(c, o)
+		err = r.kubectlLabel(c, user, o)
 	case "patch":
 		err = r.kubectlPatch(c, stdin, o)
 	case "run":
@@ -83,9 +140,14 @@ func (r *runner) kubectl(c *scenario.Command, stdin string) (stdout, stderr stri
 		err = r.kubectlWait(c, o)
 	case "exec":
 		err = r.kubectlExec(c, o)
+	case "evict":
+		err = r.kubectlEvict(c, o)
+	case "rollout":
+		err = r.kubectlRollout(c, o)
 	default:
 		err = &scenario.UnsupportedError{Reason: "runs kubectl " + c.Verb + ", which genplay does not simulate"}
 	}
+	o.printErrors()
 	return o.stdout.String(), o.stderr.String(), o.code, err
 }
 
@@ -96,10 +158,16 @@ func (r *runner) impersonate(c *scenario.Command) (*generate.UserInfo, error) {
 	if c.As == "" {
 		return nil, nil
 	}
-	if strings.HasPrefix(c.As, "system:serviceaccount:") {
-		return nil, &scenario.UnsupportedError{Reason: "impersonates the service account " + c.As + ", which genplay does not simulate"}
-	}
 	u := &generate.UserInfo{Username: c.As, Groups: []string{"system:authenticated"}}
+	if sa, ok := strings.CutPrefix(c.As, "system:serviceaccount:"); ok {
+		ns, name, ok := strings.Cut(sa, ":")
+		if !ok || ns == "" || name == "" || strings.Contains(name, ":") {
+			return nil, &scenario.UnsupportedError{Reason: "impersonates " + c.As + ", which is not a service account's username (system:serviceaccount:NAMESPACE:NAME)"}
+		}
+		// The API server's impersonation gives a service account its
+		// groups (k8s.io/apiserver serviceaccount.MakeGroupNames).
+		u.Groups = []string{"system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated"}
+	}
 	u.Roles, u.ClusterRoles = r.boundRoles(u)
 	return u, nil
 }
@@ -408,9 +476,13 @@ func (r *runner) defaultNamespace(c *scenario.Command, obj resource.Object) {
 func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *generate.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
 	before, getErr := r.s.Store().Get(obj.Ref())
 	existed = getErr == nil
-	if user == nil {
+	switch {
+	case user == nil:
 		out, warnings, err = r.s.Put(mode, obj, doc)
-	} else {
+	case r.s.IsPolicy(obj):
+		r.impersonationNote(obj.Ref(), *user)
+		out, warnings, err = r.s.PutAs(*user, mode, obj, doc)
+	default:
 		out, err = r.putAs(mode, obj, before, *user)
 	}
 	ref := obj.Ref()
@@ -428,15 +500,20 @@ func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Docu
 	return out, existed, warnings, err
 }
 
-// putAs writes a (non-policy) object as an impersonated user.
-func (r *runner) putAs(mode string, obj, live resource.Object, user generate.UserInfo) (resource.Object, error) {
-	if policy.IsPolicy(obj) {
-		return nil, &scenario.UnsupportedError{Reason: "writes a Kyverno policy as an impersonated user, which genplay does not simulate"}
+// impersonationNote says on the timeline how a request as an impersonated
+// user is simulated.
+func (r *runner) impersonationNote(ref resource.Ref, user generate.UserInfo) {
+	reason := "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
+		strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"
+	if user.Username == generate.BackgroundUser {
+		reason += "; it is Kyverno's background controller, whose requests generate policies skip unless they set skipBackgroundRequests: false"
 	}
-	ref := obj.Ref()
-	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
-		Reason: "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
-			strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"})
+	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Reason: reason})
+}
+
+// putAs writes an object other than a policy as an impersonated user.
+func (r *runner) putAs(mode string, obj, live resource.Object, user generate.UserInfo) (resource.Object, error) {
+	r.impersonationNote(obj.Ref(), user)
 	var out resource.Object
 	var err error
 	switch {
@@ -912,7 +989,7 @@ func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
 	if err != nil {
 		return err
 	}
-	if policy.IsPolicy(live) {
+	if r.s.IsPolicy(live) {
 		return &scenario.UnsupportedError{Reason: "deletes a Kyverno policy as an impersonated user, which genplay does not simulate"}
 	}
 	if err := r.s.DeleteAs(user, ref); err != nil {
@@ -923,7 +1000,7 @@ func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
 }
 
 // kubectlLabel runs kubectl label and annotate.
-func (r *runner) kubectlLabel(c *scenario.Command, o *kubectlOutput) error {
+func (r *runner) kubectlLabel(c *scenario.Command, user *generate.UserInfo, o *kubectlOutput) error {
 	field, done := "labels", "labeled"
 	if c.Verb == "annotate" {
 		field, done = "annotations", "annotated"
@@ -982,9 +1059,13 @@ func (r *runner) kubectlLabel(c *scenario.Command, o *kubectlOutput) error {
 		} else {
 			md[field] = m
 		}
-		out, _, warnings, err := r.kubectlWrite(scenario.OpUpdate, next, nil, nil)
+		out, _, warnings, err := r.kubectlWrite(scenario.OpUpdate, next, nil, user)
 		for _, w := range warnings {
 			fmt.Fprintf(&o.stderr, "Warning: %s\n", w)
+		}
+		var u *scenario.UnsupportedError
+		if errors.As(err, &u) {
+			return err
 		}
 		name := typeName(r.kindInfo(obj), obj.Name())
 		switch {
@@ -1207,14 +1288,14 @@ func jsonPath(obj resource.Object, expr string) (string, bool) {
 	return fmt.Sprint(v), true
 }
 
-// usesExecOutput reports whether an operation that runs kubectl exec
-// checks what it printed.
-func usesExecOutput(op *scenario.Operation, cmds []*scenario.Command) bool {
-	execs := false
+// usesOutputOf reports whether an operation that runs kubectl verb checks
+// what it printed.
+func usesOutputOf(verb string, op *scenario.Operation, cmds []*scenario.Command) bool {
+	uses := false
 	for _, c := range cmds {
-		execs = execs || c.Verb == "exec"
+		uses = uses || c.Verb == verb
 	}
-	if !execs || op.Script.Check == nil {
+	if !uses || op.Script.Check == nil {
 		return false
 	}
 	b, err := json.Marshal(op.Script.Check)
@@ -1283,4 +1364,85 @@ func (r *runner) manifestRefs(c *scenario.Command, stdin string, o *kubectlOutpu
 		refs = append(refs, obj.Ref())
 	}
 	return refs, true
+}
+
+// backgroundController is the Deployment of Kyverno's background
+// controller, the one rollout kubectl rollout can ask genplay for.
+var backgroundController = resource.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "kyverno", Name: "kyverno-background-controller"}
+
+// rolloutTarget reads the Deployment of kubectl rollout restart|status
+// (deployment/NAME or deployment NAME) and reports whether it is Kyverno's
+// background controller; other rollouts cannot be simulated.
+func (r *runner) rolloutTarget(c *scenario.Command) error {
+	args := c.Targets
+	if len(args) > 0 && (args[0] == "restart" || args[0] == "status") {
+		args = args[1:]
+		kind, name := "", ""
+		switch {
+		case len(args) == 1 && strings.Contains(args[0], "/"):
+			kind, name, _ = strings.Cut(args[0], "/")
+		case len(args) == 2:
+			kind, name = args[0], args[1]
+		}
+		info, ok := r.resolveType(kind)
+		if ok && info.Kind == "Deployment" && info.Group == "apps" && name == backgroundController.Name && r.namespace(c) == backgroundController.Namespace {
+			return nil
+		}
+	}
+	return &scenario.UnsupportedError{Reason: "runs kubectl rollout " + strings.Join(c.Targets, " ") + " -n " + r.namespace(c) +
+		": genplay manages no rollouts of running workloads; it simulates only a restart of Kyverno's background controller " +
+		"(kubectl rollout restart|status deployment/kyverno-background-controller -n kyverno)"}
+}
+
+// kubectlRollout restarts Kyverno's background controller (rollout
+// restart), or reports its rollout done (rollout status): its in-memory
+// state is lost and rebuilt at once (Session.RestartBackgroundController),
+// so the new pod is ready when the restart returns.
+func (r *runner) kubectlRollout(c *scenario.Command, o *kubectlOutput) error {
+	if err := r.rolloutTarget(c); err != nil {
+		return err
+	}
+	ref := backgroundController
+	if c.Targets[0] == "status" {
+		r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
+			Reason: "kubectl rollout status: genplay restarts the background controller at once, so its rollout is complete"})
+		fmt.Fprintf(&o.stdout, "deployment %q successfully rolled out\n", ref.Name)
+		return nil
+	}
+	r.s.RestartBackgroundController()
+	fmt.Fprintf(&o.stdout, "deployment.apps/%s restarted\n", ref.Name)
+	return nil
+}
+
+// kubectlEvict is the kubectl-evict plugin (kubectl evict POD): the API
+// server sends Kyverno a CREATE admission request for the pods/eviction
+// subresource, whose object is an Eviction, then deletes the pod (which
+// never runs here, so it goes at once, with the pod's DELETE admission
+// request). The plugin's own output is not reproduced.
+func (r *runner) kubectlEvict(c *scenario.Command, o *kubectlOutput) error {
+	if len(c.Targets) != 1 || strings.Contains(strings.TrimPrefix(strings.TrimPrefix(c.Targets[0], "pod/"), "pods/"), "/") {
+		return &scenario.UnsupportedError{Reason: "runs kubectl evict " + strings.Join(c.Targets, " ") + "; genplay simulates the eviction of one pod (kubectl evict POD)"}
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(c.Targets[0], "pod/"), "pods/")
+	ref := resource.Ref{APIVersion: "v1", Kind: "Pod", Namespace: r.namespace(c), Name: name}
+	if _, err := r.s.Store().Get(ref); err != nil {
+		o.serverError(err, "")
+		return nil
+	}
+	user := r.opts.Admin
+	eviction := resource.Object{
+		"apiVersion": "policy/v1", "kind": "Eviction",
+		"metadata": map[string]any{"name": name, "namespace": ref.Namespace},
+	}
+	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
+		Reason: "kubectl evict: the API server sends Kyverno a CREATE admission request for pods/eviction (an Eviction), then deletes the pod; " +
+			"genplay's pods never run, so it goes at once"})
+	r.s.Admit(generate.Request{Operation: generate.OpCreate, Object: eviction, User: user,
+		SubResource: "eviction", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
+	if err := r.s.DeleteAs(user, ref); err != nil {
+		o.serverError(err, "")
+		return nil
+	}
+	r.userEvent(timeline.ActionDeleted, ref, "evicted (kubectl evict)")
+	return nil
 }

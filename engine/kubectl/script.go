@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/genplay/genplay/engine/assert"
@@ -59,8 +60,12 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 			return false
 		}
 	}
-	if usesExecOutput(op, cmds) {
+	if usesOutputOf("exec", op, cmds) {
 		r.skip(op, &scenario.UnsupportedError{Reason: "checks the output of kubectl exec, which genplay cannot produce (it runs no containers)"})
+		return false
+	}
+	if usesOutputOf("evict", op, cmds) {
+		r.skip(op, &scenario.UnsupportedError{Reason: "checks the output of kubectl evict, a plugin whose output genplay does not reproduce"})
 		return false
 	}
 	sh := &shell{r: r, stepName: stepName, op: op, res: &scriptResult{}, vars: map[string]string{}}
@@ -237,7 +242,13 @@ func (r *runner) precheckOne(c *scenario.Command) error {
 			return &scenario.UnsupportedError{Reason: "pipes the output of kubectl exec, which genplay cannot produce (it runs no containers)"}
 		}
 	case "evict":
-		return &scenario.UnsupportedError{Reason: "runs kubectl evict: a real cluster sends Kyverno an admission request for the pods/eviction subresource (kind Eviction) and then deletes the pod; genplay's controller does not receive subresource requests"}
+		if len(c.Pipe) > 0 {
+			return &scenario.UnsupportedError{Reason: "pipes the output of kubectl evict (a plugin), which genplay does not reproduce"}
+		}
+	case "rollout":
+		if err := r.rolloutTarget(c); err != nil {
+			return err
+		}
 	case "describe":
 		return &scenario.UnsupportedError{Reason: "runs kubectl describe, whose output genplay does not reproduce"}
 	case "wait":
@@ -252,8 +263,8 @@ func (r *runner) precheckOne(c *scenario.Command) error {
 	if c.DryRun == "server" {
 		return &scenario.UnsupportedError{Reason: "uses --dry-run=server, which genplay does not simulate"}
 	}
-	if c.As != "" && c.Verb != "create" && c.Verb != "apply" && c.Verb != "delete" && c.Verb != "get" {
-		return &scenario.UnsupportedError{Reason: "impersonates " + c.As + " with kubectl " + c.Verb + ", which genplay simulates only for create, apply, delete and get"}
+	if c.As != "" && !slices.Contains([]string{"create", "apply", "delete", "get", "label", "annotate"}, c.Verb) {
+		return &scenario.UnsupportedError{Reason: "impersonates " + c.As + " with kubectl " + c.Verb + ", which genplay simulates only for create, apply, delete, get, label and annotate"}
 	}
 	if c.Flags["as-group"] != nil {
 		return &scenario.UnsupportedError{Reason: "impersonates groups (--as-group), which genplay does not simulate"}

@@ -31,16 +31,24 @@ type Session interface {
 	// a policy goes through Kyverno's policy validation first (doc, when
 	// set, positions its diagnostics); the returned strings are warnings.
 	Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
+	// PutAs writes a policy of any family as another user (kubectl --as),
+	// through the same admission as Put; IsPolicy says which objects are
+	// policies.
+	PutAs(user generate.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
+	IsPolicy(obj resource.Object) bool
 	// Remove deletes an object as the admin user.
 	Remove(ref resource.Ref) error
-	// CreateAs, UpdateAs and DeleteAs write as another user (kubectl --as):
-	// the admission webhook sees that user; no policy validation runs.
+	// CreateAs, UpdateAs and DeleteAs write an object other than a policy
+	// as another user (kubectl --as): the admission webhook sees that user.
 	CreateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error)
 	UpdateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error)
 	DeleteAs(user generate.UserInfo, ref resource.Ref) error
 	// Admit sends Kyverno's webhook a request that stores nothing (the
 	// CONNECT of kubectl exec).
 	Admit(req generate.Request)
+	// RestartBackgroundController restarts Kyverno's background controller
+	// (kubectl rollout restart): its in-memory state is lost and rebuilt.
+	RestartBackgroundController()
 
 	// Begin starts a timeline step; End lets Kyverno react and records the
 	// step; Current is the step begun and not yet ended (nil between

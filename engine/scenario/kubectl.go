@@ -28,7 +28,7 @@ var (
 		"show-managed-fields": "true", "privileged": "true"}
 	// kubectlVerbs are the subcommands whose effect genplay can simulate.
 	kubectlVerbs = setOf("apply", "create", "delete", "get", "label", "annotate", "patch", "replace", "scale",
-		"run", "exec", "wait", "evict", "describe")
+		"run", "exec", "wait", "evict", "describe", "rollout")
 	kubectlUnsupportedVerbs = map[string]string{
 		"logs":         "reads container logs",
 		"port-forward": "forwards a port to a pod",
@@ -41,7 +41,6 @@ var (
 		"cordon":       "cordons a node",
 		"uncordon":     "uncordons a node",
 		"debug":        "starts a debug container",
-		"rollout":      "manages rollouts of running workloads",
 		"edit":         "opens an editor",
 	}
 )

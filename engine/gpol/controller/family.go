@@ -167,18 +167,22 @@ func schemaError(obj resource.Object, diags source.Diagnostics) error {
 }
 
 // invalidError is the API server's Invalid error for schema violations,
-// which kubectl prints as it is: `The GeneratingPolicy "x" is invalid: ...`.
+// which kubectl prints from its details: `The GeneratingPolicy "x" is
+// invalid: ...`.
 func invalidError(obj resource.Object, diags source.Diagnostics) error {
-	msgs := make([]string, len(diags))
+	causes := make([]cluster.FieldError, len(diags))
 	for i, d := range diags {
-		msgs[i] = d.Message
+		causes[i] = fieldError(d.Message)
 	}
-	msg := strings.Join(msgs, ", ")
-	if len(msgs) > 1 {
-		msg = "[" + msg + "]"
-	}
-	return &cluster.StatusError{Reason: cluster.ReasonInvalid, Code: 422,
-		Message: fmt.Sprintf("%s %q is invalid: %s", obj.Kind(), obj.Name(), msg)}
+	return cluster.Invalid(obj.Kind(), obj.Name(), causes)
+}
+
+// fieldError reads a field error back from its message,
+// "spec.generate: Required value[: detail]".
+func fieldError(msg string) cluster.FieldError {
+	field, rest, _ := strings.Cut(msg, ": ")
+	typ, detail, _ := strings.Cut(rest, ": ")
+	return cluster.FieldError{Field: field, Type: typ, Detail: detail}
 }
 
 // Status implements generate.Family: the conditions Kyverno's
