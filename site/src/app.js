@@ -270,13 +270,17 @@ function revealStep(i) {
   const li = document.querySelector(`#timeline li.step[data-index="${i}"]`);
   if (!li) return;
   const pane = li.closest('.pane');
-  if (pane && pane.scrollHeight > pane.clientHeight + 1) {
+  const paneScrolls = pane && pane.scrollHeight > pane.clientHeight + 1;
+  if (paneScrolls) {
     const r = li.getBoundingClientRect();
     const pr = pane.getBoundingClientRect();
     if (r.top < pr.top || r.top > pr.bottom - 40) pane.scrollTop += r.top - pr.top - 8;
   }
+  // The page then shows the step below the toolbar; when the pane scrolls
+  // on its own, the whole pane, so that its stepper is not left under the
+  // toolbar.
   const top = $('header.bar').getBoundingClientRect().bottom;
-  const r = li.getBoundingClientRect();
+  const r = (paneScrolls ? pane : li).getBoundingClientRect();
   if (r.top < top || r.top > innerHeight - 60) window.scrollBy({ top: r.top - top - 8 });
 }
 
