@@ -133,6 +133,9 @@
 //     scripts cannot ask for it yet (kubectl rollout is not interpreted).
 //     PolicyExceptions are off unless Options.PolicyExceptions, as in the
 //     Helm chart; genplay test turns them on, as Kyverno's suite runs.
+//     The browser's full build (wasm/, tags cel and nox509) leaves out
+//     crypto/x509 to stay within its size budget: x509.decode compiles as
+//     with the CLI and every call is an error that says so.
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (package kubectl), inside a subset of sh: &&, ||,
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,

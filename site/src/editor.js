@@ -63,7 +63,12 @@ export function showDiagnostics(view, diagnostics) {
   const list = (diagnostics || []).map((d) => {
     const line = doc.line(Math.min(Math.max(d.line || 1, 1), doc.lines));
     const from = Math.min(line.from + Math.max((d.column || 1) - 1, 0), line.to);
-    const to = from < line.to ? line.to : from;
+    let to = from < line.to ? line.to : from;
+    // A CEL error (cel-go's "<input>:L:C") points inside an expression: mark
+    // the token at its column, not the rest of the line.
+    if (/<input>:\d+:\d+/.test(d.message || '') && from < line.to) {
+      to = from + /^(?:[\w.]+|.)/.exec(line.text.slice(from - line.from))[0].length;
+    }
     return { from, to, severity: d.severity === 'warning' ? 'warning' : 'error', message: d.message };
   });
   view.dispatch(setDiagnostics(view.state, list));
