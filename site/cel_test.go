@@ -1,3 +1,5 @@
+//go:build !js
+
 package site
 
 import (
@@ -172,6 +174,25 @@ func TestCELPlaygroundSettings(t *testing.T) {
 		assert.False(t, eval[bool](p, `document.querySelector('#stale').hidden`), "the page says it shows the last good result")
 		assert.True(t, p.hasObject(netpol), "the last good result stays")
 		p.shot("cel-07-syntax-error")
+	})
+
+	t.Run("the outcome matrix overrides the CEL fields, and a column is applied in place", func(t *testing.T) {
+		p := openCEL(t, b)
+		p.selectObject(netpol)
+		p.act("delete")
+		p.do(chromedp.Click(chromedp.CSS("#matrix-box summary")))
+		p.waitFor(`document.querySelector('#matrix table')`, "the matrix")
+		del := "delete " + netpol
+		assert.Contains(t, p.matrixCell(del, "sync on, orphan off"), "recreated")
+		assert.Contains(t, p.matrixCell(del, "sync off, orphan off"), "stays deleted", "the override reached spec.evaluation")
+		assert.Equal(t, "sync on, orphan off", eval[string](p, `document.querySelector('#matrix thead th.current')?.dataset.combo || ''`))
+		p.shot("cel-09-matrix")
+		p.afterRun(func() {
+			p.do(chromedp.Click(chromedp.CSS(`#matrix thead th[data-combo="sync off, orphan on"] button`)))
+		})
+		assert.Contains(t, p.text(), "synchronize:\n                enabled: false")
+		assert.Contains(t, p.text(), "orphanDownstreamOnPolicyDelete:\n                enabled: true")
+		p.waitFor(`document.querySelector('#matrix thead th.current')?.dataset.combo === 'sync off, orphan on'`, "the new column marked current")
 	})
 
 	t.Run("the generateExisting toggle adds the field in place", func(t *testing.T) {

@@ -65,6 +65,8 @@ function groupSteps(steps) {
 function settingIn(result, field) {
   for (const s of result.steps || []) {
     for (const o of s.cluster || []) {
+      // A GeneratingPolicy's spec.evaluation.<field>.enabled.
+      if (/^policies\.kyverno\.io\//.test(o.apiVersion || '') && /GeneratingPolicy$/.test(o.kind)) return !!o.spec?.evaluation?.[field]?.enabled;
       if (!isPolicy(o)) continue;
       const rule = (o.spec?.rules || []).find((r) => r.generate);
       if (rule) return !!rule.generate[field];
