@@ -143,6 +143,9 @@ func TestCELPlaygroundSettings(t *testing.T) {
 		p.loadExample("clone-registry-secret-cel.yaml")
 		secret := "Secret team-a/regcred"
 		require.True(t, p.hasObject(secret))
+		source := `#cluster button.object[data-ref="Secret platform/regcred"]`
+		assert.Contains(t, eval[string](p, fmt.Sprintf(`document.querySelector(%s).textContent`, js(source))), "clone source",
+			"the source is known by the copies' source-uid label (the CEL family labels no source)")
 		p.selectObject("GeneratingPolicy sync-registry-secret")
 		p.act("delete")
 		assert.True(t, p.hasObject(secret), "the clone stays")

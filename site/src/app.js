@@ -157,7 +157,9 @@ function roles(o, cluster, triggers) {
     downstream: null,
     // Copies carry the source's labels, clone-source included: only an
     // object Kyverno did not generate is the source.
-    cloneSource: `${LABEL}clone-source` in labels && !labels[`${LABEL}policy-name`],
+    // The CEL family labels no source: a copy names its source's UID.
+    cloneSource: (`${LABEL}clone-source` in labels && !labels[`${LABEL}policy-name`]) ||
+      (!!o.metadata?.uid && !labels[`${LABEL}policy-name`] && !!triggers.sources?.has(o.metadata.uid)),
     trigger: triggers.uids.has(o.metadata?.uid) || triggers.refs.has(keyOf(o)),
   };
   if (labels[`${LABEL}policy-name`] && !labels[`${LABEL}rule-name`]) {
@@ -518,11 +520,12 @@ function objectButton(o, info, changed) {
 // trigger stays one when its downstream is gone.
 function triggersOf(cluster) {
   const uids = new Set(cluster.map((o) => labelsOf(o)[`${LABEL}trigger-uid`]).filter(Boolean));
+  const sources = new Set(cluster.map((o) => labelsOf(o)[`${LABEL}source-uid`]).filter(Boolean));
   const refs = new Set();
   for (const s of steps().slice(0, state.step + 1)) {
     for (const e of s.events || []) if (e.trigger) refs.add(refString(e.trigger));
   }
-  return { uids, refs };
+  return { uids, refs, sources };
 }
 
 function renderCluster() {
@@ -1108,6 +1111,8 @@ globalThis.genplayPlayground = { text: () => getText(editor) };
   } else if (saved) {
     applyView(savedView());
   }
+  // A CEL scenario on load: fetch the full build alongside the core one.
+  if (/policies\.kyverno\.io\//.test(getText(editor))) genplay.loadCEL().catch(() => { /* the run says why */ });
   try {
     await genplay.ready;
   } catch (e) {
