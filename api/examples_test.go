@@ -3,12 +3,15 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/api"
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/site/examples"
 )
@@ -29,7 +32,8 @@ func TestExamples(t *testing.T) {
 		}
 	})
 
-	h := api.Handler(api.Options{})
+	// As cmd/genplay serve registers it: with the CEL family.
+	h := api.Handler(api.Options{Families: []generate.NewFamily{controller.New}})
 	t.Run("GET /api/v1/examples answers the gallery as JSON", func(t *testing.T) {
 		res := do(t, h, http.MethodGet, "/api/v1/examples", "", nil)
 		require.Equal(t, http.StatusOK, res.StatusCode)
@@ -53,4 +57,25 @@ func TestExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCELWithoutTheFamily: a handler without the CEL family (the Workers
+// build's) answers a CEL example with a skip that says so, not a silent pass.
+func TestCELWithoutTheFamily(t *testing.T) {
+	all, err := examples.All()
+	require.NoError(t, err)
+	h := api.Handler(api.Options{})
+	seen := 0
+	for _, e := range all {
+		if !strings.Contains(string(e.Text), "policies.kyverno.io/") {
+			continue
+		}
+		seen++
+		res := do(t, h, http.MethodPost, "/api/v1/run", "text/yaml", e.Text)
+		require.Equal(t, http.StatusOK, res.StatusCode)
+		var result timeline.Result
+		require.NoError(t, json.Unmarshal(readAll(t, res), &result))
+		assert.Contains(t, result.Skipped, "no CEL engine", e.File)
+	}
+	assert.GreaterOrEqual(t, seen, 6, "the gallery's CEL examples")
 }

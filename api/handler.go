@@ -75,7 +75,8 @@ type Options struct {
 	Examples func() ([]Example, error)
 	// Families are the policy families every run simulates besides
 	// ClusterPolicy and Policy (engine.Options.Families). cmd/genplay serve
-	// passes the CEL GeneratingPolicy family; cmd/worker passes none, and
+	// passes the CEL GeneratingPolicy family; cmd/worker passes none (unless
+	// built with WORKER_TAGS=cel,nox509: cmd/worker/README.md), and
 	// answers a GeneratingPolicy with a skip that says so.
 	Families []generate.NewFamily
 }

@@ -27,7 +27,7 @@ func TestExamplesAndChainsawTestsReplayByteForByte(t *testing.T) {
 	for _, e := range list {
 		t.Run("example "+e.File, func(t *testing.T) {
 			run := func() []byte {
-				out, err := timeline.Marshal(Run(e.File, e.Text, Options{}))
+				out, err := timeline.Marshal(Run(e.File, e.Text, Options{Families: celFamilies}))
 				require.NoError(t, err)
 				return out
 			}

@@ -431,6 +431,9 @@ func (s *Session) PutAs(user generate.UserInfo, mode string, obj resource.Object
 	if s.opts.Override != nil && policy.IsPolicy(obj) {
 		applyOverride(obj, s.opts.Override)
 	}
+	if s.opts.Override != nil && isFamilyGroup(obj) && (obj.Kind() == "GeneratingPolicy" || obj.Kind() == "NamespacedGeneratingPolicy") {
+		applyCELOverride(obj, s.opts.Override)
+	}
 	live, err := s.store.Get(obj.Ref())
 	exists := err == nil
 	if err != nil && !errors.Is(err, cluster.ErrNotFound) {
@@ -630,6 +633,41 @@ func (s *Session) Remove(ref resource.Ref) error {
 // runs Kyverno's periodic reconcile.
 // A sleep that crosses many intervals costs at most a few scans (scanIfDue).
 func (s *Session) Sleep(d time.Duration) { s.clock.Advance(d) }
+
+// applyCELOverride forces a GeneratingPolicy's (or a
+// NamespacedGeneratingPolicy's) spec.evaluation.synchronize.enabled and
+// spec.evaluation.orphanDownstreamOnPolicyDelete.enabled, the CEL family's
+// fields for what applyOverride sets on a ClusterPolicy's rules.
+func applyCELOverride(obj resource.Object, o *Override) {
+	set := func(field string, v *bool) {
+		if v == nil {
+			return
+		}
+		spec, ok := obj["spec"].(map[string]any)
+		if !ok {
+			return // the policy's validation says what is wrong
+		}
+		eval, ok := spec["evaluation"].(map[string]any)
+		if !ok {
+			if spec["evaluation"] != nil {
+				return
+			}
+			eval = map[string]any{}
+			spec["evaluation"] = eval
+		}
+		f, ok := eval[field].(map[string]any)
+		if !ok {
+			if eval[field] != nil {
+				return
+			}
+			f = map[string]any{}
+			eval[field] = f
+		}
+		f["enabled"] = *v
+	}
+	set("synchronize", o.Synchronize)
+	set("orphanDownstreamOnPolicyDelete", o.OrphanDownstreamOnPolicyDelete)
+}
 
 // applyOverride forces synchronize/orphan on every generate rule of a policy object.
 func applyOverride(obj resource.Object, o *Override) {

@@ -9,8 +9,8 @@ import { basename, join } from 'node:path';
 const dist = 'dist';
 const hash = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
 
-if (!existsSync(join(dist, 'genplay.wasm')) || !existsSync(join(dist, 'wasm_exec.js'))) {
-  console.error('build.mjs: dist/genplay.wasm and dist/wasm_exec.js are missing; run make site');
+if (!['genplay.wasm', 'genplay-cel.wasm', 'wasm_exec.js'].every((f) => existsSync(join(dist, f)))) {
+  console.error('build.mjs: dist/genplay.wasm, dist/genplay-cel.wasm and dist/wasm_exec.js are missing; run make site');
   process.exit(1);
 }
 // Content-hashed names under assets/, so those can be cached for ever.
@@ -19,6 +19,10 @@ rmSync(assets, { recursive: true, force: true });
 mkdirSync(assets);
 const wasmName = `genplay-${hash(join(dist, 'genplay.wasm'))}.wasm`;
 renameSync(join(dist, 'genplay.wasm'), join(assets, wasmName));
+// The full build (with the CEL family), fetched only for a scenario that
+// needs it (genplay.js; wasm/doc.go).
+const celWasmName = `genplay-cel-${hash(join(dist, 'genplay-cel.wasm'))}.wasm`;
+renameSync(join(dist, 'genplay-cel.wasm'), join(assets, celWasmName));
 
 // The engine's Web Worker (a classic script: importScripts loads
 // wasm_exec.js in it); the loaders in app.js and embed.js name it.
@@ -46,7 +50,7 @@ const result = await esbuild.build({
   outdir: assets,
   entryNames: '[name]-[hash]',
   loader: { '.yaml': 'text' },
-  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
+  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WASM_CEL__: JSON.stringify(celWasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
   metafile: true,
   logLevel: 'warning',
 });
@@ -64,7 +68,7 @@ const embed = await esbuild.build({
   outdir: assets,
   entryNames: '[name]-[hash]',
   loader: { '.css': 'text' },
-  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
+  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WASM_CEL__: JSON.stringify(celWasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
   metafile: true,
   logLevel: 'warning',
 });
@@ -112,4 +116,4 @@ for (const file of [...files(dist)]) {
   rawBytes += data.length;
   brBytes += br.length;
 }
-console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/; precompressed ${(rawBytes / 1e6).toFixed(2)} MB to ${(brBytes / 1e6).toFixed(2)} MB brotli (and gzip)`);
+console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${celWasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/; precompressed ${(rawBytes / 1e6).toFixed(2)} MB to ${(brBytes / 1e6).toFixed(2)} MB brotli (and gzip)`);

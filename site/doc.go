@@ -1,6 +1,7 @@
 // Package site is the genplay playground: a static site (index.html, src/,
 // examples/) built by `make site` into dist/, around the engine compiled to
-// WebAssembly (see wasm/doc.go for the JavaScript contract). The same build
+// WebAssembly twice, a core build and a full one with the CEL family (see
+// wasm/doc.go for the JavaScript contract and when the full one loads). The same build
 // makes dist/embed.js, the loader of the documentation players
 // (src/embed.js), and copies the sample documentation page docs/ to
 // dist/docs/.

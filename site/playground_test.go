@@ -260,6 +260,7 @@ func TestRunMatchesCLI(t *testing.T) {
 			}
 			t.Run(name+" gives the same result in the browser", func(t *testing.T) {
 				p.t = t
+				opts.Families = celFamilies // the page loads the full build for a CEL example
 				native, err := json.Marshal(engine.Run("chainsaw-test.yaml", e.Text, opts))
 				require.NoError(t, err)
 				browser := evalAwait[string](p, fmt.Sprintf(`genplay.run(%s, %s).then(JSON.stringify)`, js(string(e.Text)), jsOpts))

@@ -4,6 +4,25 @@
 // playground. It only registers functions; the logic, and its tests, live in
 // the plain-Go package [github.com/genplay/genplay/wasm/bridge].
 //
+// # Two builds
+//
+// The same program builds twice, and this is the one place the switch is
+// made: families_core.go and families_cel.go set the policy families the
+// bridge passes to the engine (engine.Options.Families).
+//
+//   - the core build (no tag; site/dist/assets/genplay-HASH.wasm): the
+//     ClusterPolicy/Policy family only, free of cel-go, at most 1.5 MB
+//     brotli. It answers a scenario that writes a policies.kyverno.io
+//     policy with a Result whose "skipped" says "this build of genplay has
+//     no CEL engine" (and a warning diagnostic at the write).
+//   - the full build (-tags cel,nox509; genplay-cel-HASH.wasm): both
+//     families, at most 3.5 MB brotli. nox509 leaves crypto/x509 out, so
+//     x509.decode is an error that says so (engine/doc.go).
+//
+// `make site` builds both; `make size` (site/size.mjs) reports and enforces
+// both budgets. For the same text both return what `genplay run -o json`
+// prints; a scenario with no CEL policy gives the same bytes in both.
+//
 // # The JavaScript contract
 //
 // This is the one place the contract is written down. The page's loader
@@ -30,6 +49,17 @@
 //	                            // resolves when run can be called again
 //	  injectFault(name): Promise<string>, // test-only, see below
 //	}
+//
+// install({wasmURL, fullWasmURL, ...}) loads the core build first. With
+// fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose
+// answer from the core build is its "no CEL engine" skip) first loads the
+// full build, in a worker of its own, and from then on the full build
+// serves every run. While it downloads, genplay.loadingCEL is true and
+// globalThis receives "genplay:cel-loading", then "genplay:cel-ready"; if it
+// cannot load, "genplay:cel-failed" and the run resolves to the core's
+// result with an error diagnostic "cannot load the CEL engine: ...".
+// genplay.build is "core" or "full", whichever serves runs now, and
+// genplay.loadCEL() loads the full build ahead of a run.
 //
 // run takes a scenario (a chainsaw Test, as `genplay run` takes) and
 // resolves to a plain object deep-equal to JSON.parse of what `genplay run
@@ -63,7 +93,7 @@
 // to run again.
 //
 // Below the loader, inside the worker, this program sets
-// globalThis.__genplayWasm = {version, run(text, optionsJSON) -> resultJSON,
+// globalThis.__genplayWasm = {version, build ("core" | "full"), run(text, optionsJSON) -> resultJSON,
 // injectFault(name) -> error} and then calls globalThis.__genplayOnReady()
 // if the worker defined it. Nothing else should use that private object.
 // injectFault is test-only: genplay.injectFault passes it to the worker,

@@ -12,6 +12,7 @@ import (
 )
 
 func main() {
+	bridge.Families = families
 	if err := register(); err != nil {
 		fmt.Println("genplay: cannot register the engine:", err)
 		return
@@ -62,6 +63,9 @@ func register() error {
 	}
 	if err := api.Set("version", bridge.Version); err != nil {
 		return fmt.Errorf("set version: %w", err)
+	}
+	if err := api.Set("build", build); err != nil {
+		return fmt.Errorf("set build: %w", err)
 	}
 	if err := api.Set("run", run.Value()); err != nil {
 		return fmt.Errorf("set run: %w", err)

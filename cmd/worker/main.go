@@ -14,5 +14,5 @@ func main() {
 	// the isolate's CPU limit bounds it, and a timer left pending when the
 	// program exits throws "Go program has already exited"
 	// (syumai/workers-go#177).
-	workers.Serve(api.Handler(api.Options{Timeout: -1}))
+	workers.Serve(api.Handler(api.Options{Timeout: -1, Families: families}))
 }

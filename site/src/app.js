@@ -17,6 +17,12 @@ import quota from '../examples/resourcequota-from-label.yaml';
 import foreach from '../examples/foreach.yaml';
 import generateExisting from '../examples/generate-existing.yaml';
 import namespacedPolicy from '../examples/namespaced-policy.yaml';
+import defaultDenyCEL from '../examples/default-deny-netpol-cel.yaml';
+import cloneSecretCEL from '../examples/clone-registry-secret-cel.yaml';
+import quotaCEL from '../examples/resourcequota-from-label-cel.yaml';
+import foreachCEL from '../examples/foreach-cel.yaml';
+import generateExistingCEL from '../examples/generate-existing-cel.yaml';
+import namespacedGeneratingPolicy from '../examples/namespaced-generating-policy.yaml';
 
 const texts = {
   'default-deny-netpol.yaml': defaultDeny,
@@ -26,6 +32,12 @@ const texts = {
   'foreach.yaml': foreach,
   'generate-existing.yaml': generateExisting,
   'namespaced-policy.yaml': namespacedPolicy,
+  'default-deny-netpol-cel.yaml': defaultDenyCEL,
+  'clone-registry-secret-cel.yaml': cloneSecretCEL,
+  'resourcequota-from-label-cel.yaml': quotaCEL,
+  'foreach-cel.yaml': foreachCEL,
+  'generate-existing-cel.yaml': generateExistingCEL,
+  'namespaced-generating-policy.yaml': namespacedGeneratingPolicy,
 };
 
 // Content-Security-Policy violations would break features silently; say so.
@@ -57,6 +69,7 @@ let quiet = false; // set while the page, not the user, changes the editor
 
 const genplay = install({
   wasmURL: new URL(__GENPLAY_WASM__, import.meta.url).href,
+  fullWasmURL: new URL(__GENPLAY_WASM_CEL__, import.meta.url).href,
   wasmExecURL: new URL('../wasm_exec.js', import.meta.url).href,
   workerURL: new URL(__GENPLAY_WORKER__, import.meta.url).href,
 });
@@ -65,7 +78,11 @@ const genplay = install({
 
 const keyOf = (o) => refString(refOf(o));
 const labelsOf = (o) => o?.metadata?.labels || {};
-const isPolicy = (o) => /^kyverno\.io\//.test(o.apiVersion || '') && (o.kind === 'ClusterPolicy' || o.kind === 'Policy');
+const isCELPolicy = (o) => /^policies\.kyverno\.io\//.test(o.apiVersion || '') && (o.kind === 'GeneratingPolicy' || o.kind === 'NamespacedGeneratingPolicy');
+const isLegacyPolicy = (o) => /^kyverno\.io\//.test(o.apiVersion || '') && (o.kind === 'ClusterPolicy' || o.kind === 'Policy');
+const isPolicy = (o) => isLegacyPolicy(o) || isCELPolicy(o);
+// celEnabled reads a CEL policy's spec.evaluation.<field>.enabled.
+const celEnabled = (o, field) => !!o?.spec?.evaluation?.[field]?.enabled;
 const errorsIn = (r) => (r.diagnostics || []).filter((d) => d.severity !== 'warning');
 // An input error keeps the last result: nothing ran, or a write was refused
 // for what it says (result.invalid, see timeline.Result.Invalid).
@@ -83,16 +100,49 @@ function setStatus(text, kind = '') {
 }
 
 // engineRun is the one place the page calls the engine; genplay.run may
-// return the result or a promise of it.
+// return the result or a promise of it. A scenario with a CEL policy loads
+// the full build first (genplay.js): the page says so while it downloads.
 async function engineRun(text, options) {
   return await genplay.run(text, options);
 }
+globalThis.addEventListener('genplay:cel-loading', () => {
+  document.body.dataset.celEngine = 'loading';
+  setStatus('Loading the CEL engine (GeneratingPolicy support, about 3.5 MB)…', 'warn');
+});
+globalThis.addEventListener('genplay:cel-ready', () => { document.body.dataset.celEngine = 'ready'; });
+globalThis.addEventListener('genplay:cel-failed', (e) => {
+  document.body.dataset.celEngine = 'failed';
+  setStatus(`The CEL engine did not load: ${e.detail.message}`, 'error');
+});
 
 function policyOf(cluster, labels) {
   const name = labels[`${LABEL}policy-name`];
   const ns = labels[`${LABEL}policy-namespace`] || '';
   if (!name) return null;
-  return cluster.find((o) => isPolicy(o) && o.metadata?.name === name && (o.metadata?.namespace || '') === ns) || null;
+  return cluster.find((o) => isLegacyPolicy(o) && o.metadata?.name === name && (o.metadata?.namespace || '') === ns) || null;
+}
+
+// celPolicyOf finds the GeneratingPolicy, or the NamespacedGeneratingPolicy
+// of the downstream's Namespace, its labels name (GENERATING-POLICY.md §3.5:
+// the CEL family writes policy-name only, and no rule-name).
+function celPolicyOf(cluster, labels, o) {
+  const name = labels[`${LABEL}policy-name`];
+  return cluster.find((p) => isCELPolicy(p) && p.metadata?.name === name &&
+    (p.kind === 'GeneratingPolicy' || p.metadata?.namespace === o.metadata?.namespace)) || null;
+}
+
+// expressionOf names the generate entry (spec.generate[N]) that last wrote
+// o, from the timeline's events up to the selected step.
+function expressionOf(o) {
+  const key = keyOf(o);
+  for (let i = Math.min(state.step, steps().length - 1); i >= 0; i--) {
+    const events = steps()[i].events || [];
+    for (let j = events.length - 1; j >= 0; j--) {
+      const e = events[j];
+      if (e.actor === 'kyverno' && e.object && refString(e.object) === key && /^spec\.generate\[/.test(e.rule || '')) return e.rule;
+    }
+  }
+  return '';
 }
 
 function ruleOf(policy, name) {
@@ -107,10 +157,24 @@ function roles(o, cluster, triggers) {
     downstream: null,
     // Copies carry the source's labels, clone-source included: only an
     // object Kyverno did not generate is the source.
-    cloneSource: `${LABEL}clone-source` in labels && !labels[`${LABEL}policy-name`],
+    // The CEL family labels no source: a copy names its source's UID.
+    cloneSource: (`${LABEL}clone-source` in labels && !labels[`${LABEL}policy-name`]) ||
+      (!!o.metadata?.uid && !labels[`${LABEL}policy-name`] && !!triggers.sources?.has(o.metadata.uid)),
     trigger: triggers.uids.has(o.metadata?.uid) || triggers.refs.has(keyOf(o)),
   };
-  if (labels[`${LABEL}policy-name`]) {
+  if (labels[`${LABEL}policy-name`] && !labels[`${LABEL}rule-name`]) {
+    // The CEL family's labels (no rule-name): the policy by name, the
+    // expression from the timeline.
+    const policy = celPolicyOf(cluster, labels, o);
+    r.downstream = {
+      family: 'cel',
+      policy: labels[`${LABEL}policy-name`],
+      rule: expressionOf(o),
+      policyGone: !policy,
+      synchronize: policy ? celEnabled(policy, 'synchronize') : null,
+      orphan: policy ? celEnabled(policy, 'orphanDownstreamOnPolicyDelete') : null,
+    };
+  } else if (labels[`${LABEL}policy-name`]) {
     const policy = policyOf(cluster, labels);
     const rule = ruleOf(policy, labels[`${LABEL}rule-name`]);
     r.downstream = {
@@ -430,7 +494,12 @@ function objectButton(o, info, changed) {
   if (info.policy) marks.push(badge('policy', 'policy'));
   if (info.downstream) {
     const d = info.downstream;
-    marks.push(badge(`generated by ${d.policy}/${d.rule}`, 'generated', 'generate.kyverno.io/policy-name and rule-name labels'));
+    if (d.family === 'cel') {
+      marks.push(badge(`generated by ${d.policy}${d.rule ? ` ${d.rule}` : ''} (CEL)`, 'generated',
+        'GeneratingPolicy family: the generate.kyverno.io/policy-name label; the expression is the one the timeline names'));
+    } else {
+      marks.push(badge(`generated by ${d.policy}/${d.rule}`, 'generated', 'generate.kyverno.io/policy-name and rule-name labels'));
+    }
     if (d.synchronize !== null) {
       marks.push(badge(`sync ${d.synchronize ? 'on' : 'off'}`, d.synchronize ? 'on' : 'off'));
       marks.push(badge(`orphan ${d.orphan ? 'on' : 'off'}`, d.orphan ? 'on' : 'off'));
@@ -455,11 +524,12 @@ function objectButton(o, info, changed) {
 // trigger stays one when its downstream is gone.
 function triggersOf(cluster) {
   const uids = new Set(cluster.map((o) => labelsOf(o)[`${LABEL}trigger-uid`]).filter(Boolean));
+  const sources = new Set(cluster.map((o) => labelsOf(o)[`${LABEL}source-uid`]).filter(Boolean));
   const refs = new Set();
   for (const s of steps().slice(0, state.step + 1)) {
     for (const e of s.events || []) if (e.trigger) refs.add(refString(e.trigger));
   }
-  return { uids, refs };
+  return { uids, refs, sources };
 }
 
 function renderCluster() {
@@ -516,6 +586,9 @@ function renderDetails(cluster, triggers) {
   replace($('#details'),
     h('h3', {}, keyOf(o)),
     h('div', { class: 'actions', role: 'toolbar', 'aria-label': `Actions on ${keyOf(o)}` }, actionsFor(o, info, cluster)),
+    info.downstream ? h('p', { class: 'provenance' }, info.downstream.family === 'cel'
+      ? `Generated by the GeneratingPolicy family (CEL): policy ${info.downstream.policy}, ${info.downstream.rule || 'a generate expression'}${info.downstream.policyGone ? ' (the policy is gone)' : ''}.`
+      : `Generated by a ClusterPolicy/Policy generate rule: policy ${info.downstream.policy}, rule ${info.downstream.rule}${info.downstream.policyGone ? ' (the policy is gone)' : ''}.`) : '',
     labels.length ? h('dl', { class: 'labels', 'aria-label': 'Labels' }, labels.map(([k, v]) => [
       h('dt', { class: k.startsWith(LABEL) ? 'kyverno' : '' }, k), h('dd', {}, v === '' ? '""' : v)])) : h('p', { class: 'sub' }, 'No labels.'),
     h('pre', { class: 'yaml', tabindex: '0', 'aria-label': 'Object YAML' }, toYAML(o)));
@@ -551,6 +624,20 @@ function actionsFor(o, info, cluster) {
   }
   const ref = keyOf(o);
   const out = [];
+  if (info.policy && isCELPolicy(o)) {
+    // spec.evaluation.<field>.enabled, set in place in the user's text.
+    const toggle = (field, label, action) => {
+      const on = celEnabled(o, field);
+      return actionButton(`Turn ${label} ${on ? 'off' : 'on'}`, action, () => act(`set evaluation.${field}.enabled ${!on} on ${ref}`,
+        ops.update(written(o, (v, isNode) => setIn(v, isNode, ['spec', 'evaluation', field, 'enabled'], !on)))));
+    };
+    out.push(toggle('synchronize', 'synchronize', 'toggle-synchronize'));
+    out.push(toggle('orphanDownstreamOnPolicyDelete', 'orphaning', 'toggle-orphan'));
+    out.push(toggle('generateExisting', 'generateExisting', 'toggle-generate-existing'));
+    out.push(actionButton('Edit policy…', 'edit', () => editObject(o, 'update')));
+    out.push(actionButton('Delete policy', 'delete', () => act(`delete ${ref}`, ops.delete(o))));
+    return out;
+  }
   if (info.policy) {
     const rules = (o.spec?.rules || []);
     const sync = rules.some((r) => r.generate?.synchronize);
@@ -672,6 +759,10 @@ function currentCombo(result) {
   for (let i = list.length - 1; i >= 0; i--) {
     for (const o of list[i].cluster || []) {
       if (!isPolicy(o)) continue;
+      if (isCELPolicy(o)) {
+        return combos.find((c) => c.synchronize === celEnabled(o, 'synchronize') &&
+          c.orphanDownstreamOnPolicyDelete === celEnabled(o, 'orphanDownstreamOnPolicyDelete'));
+      }
       const g = (o.spec?.rules || []).find((r) => r.generate)?.generate;
       if (g) return combos.find((c) => c.synchronize === !!g.synchronize && c.orphanDownstreamOnPolicyDelete === !!g.orphanDownstreamOnPolicyDelete);
     }
@@ -1024,6 +1115,8 @@ globalThis.genplayPlayground = { text: () => getText(editor) };
   } else if (saved) {
     applyView(savedView());
   }
+  // A CEL scenario on load: fetch the full build alongside the core one.
+  if (/policies\.kyverno\.io\//.test(getText(editor))) genplay.loadCEL().catch(() => { /* the run says why */ });
   try {
     await genplay.ready;
   } catch (e) {

@@ -36,6 +36,7 @@ let engine = null;
 function loadEngine() {
   engine ||= install({
     wasmURL: new URL(`assets/${__GENPLAY_WASM__}`, root).href,
+    fullWasmURL: new URL(`assets/${__GENPLAY_WASM_CEL__}`, root).href,
     wasmExecURL: new URL('wasm_exec.js', root).href,
     workerURL: new URL(`assets/${__GENPLAY_WORKER__}`, root).href,
   });
@@ -64,6 +65,8 @@ function groupSteps(steps) {
 function settingIn(result, field) {
   for (const s of result.steps || []) {
     for (const o of s.cluster || []) {
+      // A GeneratingPolicy's spec.evaluation.<field>.enabled.
+      if (/^policies\.kyverno\.io\//.test(o.apiVersion || '') && /GeneratingPolicy$/.test(o.kind)) return !!o.spec?.evaluation?.[field]?.enabled;
       if (!isPolicy(o)) continue;
       const rule = (o.spec?.rules || []).find((r) => r.generate);
       if (rule) return !!rule.generate[field];
@@ -161,6 +164,7 @@ class Player {
       return;
     }
     const options = this.compare && this.override !== null ? { override: { [this.compare]: this.override } } : undefined;
+    if (/policies\.kyverno\.io\//.test(this.text) && genplay.build !== 'full') this.status('Loading the CEL engine…');
     const result = await genplay.run(this.text, options);
     if (genplay.crashed && !this.retried) {
       // The engine died below the wasm boundary: restart it and try once more.

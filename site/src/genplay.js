@@ -56,11 +56,11 @@ function spawn(workerURL, onmessage) {
 }
 
 /**
- * install defines globalThis.genplay and starts loading the engine.
+ * createEngine starts loading one build of the engine and returns its API
+ * (the shape of globalThis.genplay, without the switch between builds).
  * @param {{wasmURL: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number}} where
  */
-export function install({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
-  if (globalThis.genplay) return globalThis.genplay;
+function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
   let module = null; // the compiled wasm, sent to every new engine
   let engine = null; // the running host: {post, terminate, stoppable}
   let started = null; // {resolve, reject} of the host being started
@@ -202,6 +202,79 @@ export function install({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 })
     starting = start();
     try { await starting; } finally { starting = null; }
   })();
+  return api;
+}
+
+// needsCEL: the text holds a policies.kyverno.io object (a GeneratingPolicy,
+// a NamespacedGeneratingPolicy, a CEL PolicyException). A false positive (a
+// comment) only costs a download.
+const needsCEL = (text) => typeof text === 'string' && /policies\.kyverno\.io\//.test(text);
+// noCEL: the core build's answer to a CEL scenario it could not see coming.
+const noCEL = (r) => typeof r?.skipped === 'string' && r.skipped.includes('no CEL engine');
+
+/**
+ * install defines globalThis.genplay and starts loading the core build. With
+ * fullWasmURL, the full build (with the CEL family) is fetched the first
+ * time a run needs it: the text holds a policies.kyverno.io object, or the
+ * core build answers that it has no CEL engine. From then on the full build
+ * serves every run. While it loads, genplay.loadingCEL is true; the loader
+ * dispatches "genplay:cel-loading" and then "genplay:cel-ready" (or
+ * "genplay:cel-failed", and the run answers with the core's result and a
+ * diagnostic that says why) on globalThis.
+ * @param {{wasmURL: string, fullWasmURL?: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number}} where
+ */
+export function install(where) {
+  if (globalThis.genplay) return globalThis.genplay;
+  const core = createEngine(where);
+  let full = null; // the full build's API once it is ready
+  let loading = null; // the promise of the full build
+  const active = () => full || core;
+  const loadFull = () => {
+    if (!loading) {
+      api.loadingCEL = true;
+      globalThis.dispatchEvent(new CustomEvent('genplay:cel-loading'));
+      const engine = createEngine({ ...where, wasmURL: where.fullWasmURL, deadlineMs: core.deadlineMs });
+      loading = engine.ready.then(() => {
+        full = engine;
+        globalThis.dispatchEvent(new CustomEvent('genplay:cel-ready'));
+      }, (e) => {
+        loading = null; // the next CEL run tries again
+        globalThis.dispatchEvent(new CustomEvent('genplay:cel-failed', { detail: { message: e.message } }));
+        throw e;
+      }).finally(() => { api.loadingCEL = false; });
+    }
+    return loading;
+  };
+  const withFull = async (text, options, fallback) => {
+    try {
+      await loadFull();
+    } catch (e) {
+      const r = fallback || await core.run(text, options);
+      r.diagnostics = [...(r.diagnostics || []), { file: '', line: 0, column: 0, severity: 'error', message: `cannot load the CEL engine: ${e.message}` }];
+      return r;
+    }
+    return full.run(text, options);
+  };
+  const api = {
+    get version() { return active().version; },
+    ready: core.ready,
+    get crashed() { return active().crashed; },
+    get running() { return core.running || !!full?.running; },
+    get deadlineMs() { return core.deadlineMs; },
+    set deadlineMs(ms) { core.deadlineMs = ms; if (full) full.deadlineMs = ms; },
+    get build() { return full ? 'full' : 'core'; },
+    loadingCEL: false,
+    async run(text, options) {
+      if (full || !where.fullWasmURL) return active().run(text, options);
+      if (needsCEL(text)) return withFull(text, options);
+      const r = await core.run(text, options);
+      return noCEL(r) ? withFull(text, options, r) : r;
+    },
+    loadCEL() { return where.fullWasmURL ? loadFull() : Promise.reject(new Error('this page has no CEL build')); },
+    stop() { return active().stop(); },
+    injectFault(name) { return active().injectFault(name); },
+    restart() { return active().restart(); },
+  };
   globalThis.genplay = api;
   return api;
 }

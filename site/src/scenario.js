@@ -119,16 +119,55 @@ export function sourceResource(text, ref) {
   return found ? found.clone() : null;
 }
 
+const isCELPolicy = (res) => /^policies\.kyverno\.io\//.test(String(res.get('apiVersion'))) &&
+  ['GeneratingPolicy', 'NamespacedGeneratingPolicy'].includes(res.get('kind'));
+
 /**
  * setGenerateFields sets fields ({synchronize: false, ...}) on every generate
  * rule of every policy the scenario writes, in place: a value that is
  * written is replaced on its line, a missing one is added as the first line
- * of its generate block.
+ * of its generate block. On a GeneratingPolicy or NamespacedGeneratingPolicy
+ * the same names are its spec.evaluation.<field>.enabled.
  */
 export function setGenerateFields(text, fields) {
+  const entries = Object.entries(fields);
+  // One field at a time: two fields may need the same missing map.
+  if (entries.length > 1) return entries.reduce((t, [k, v]) => setGenerateFields(t, { [k]: v }), text);
   const doc = parse(text);
   const edits = []; // [from, to, insert]
   for (const res of writes(doc)) {
+    if (isCELPolicy(res)) {
+      // A GeneratingPolicy's spec.evaluation.<field>.enabled, written where
+      // it is, or added (with the maps it needs) as the first line of the
+      // innermost block map the policy has on that path.
+      for (const [field, value] of Object.entries(fields)) {
+        const path = ['spec', 'evaluation', field, 'enabled'];
+        const at = res.getIn(path, true);
+        if (YAML.isScalar(at) && at.range) {
+          if (at.value !== value) edits.push([at.range[0], at.range[1], String(value)]);
+          continue;
+        }
+        if (at !== undefined) continue; // not a scalar: leave it to validation
+        let node = res;
+        let i = 0;
+        for (; i < path.length - 1; i++) {
+          const next = node.get(path[i], true);
+          if (!YAML.isMap(next)) break;
+          node = next;
+        }
+        if (i < path.length - 1 && node.get(path[i], true) !== undefined) continue; // a scalar in the way
+        if (!YAML.isMap(node) || node.flow || !node.items.length) continue;
+        const pos = node.items[0].key.range[0];
+        const col = column(text, pos);
+        const rest = path.slice(i);
+        let insert = '';
+        rest.forEach((k, j) => {
+          insert += `${j ? ' '.repeat(col + 2 * j) : ''}${k}:${j === rest.length - 1 ? ` ${value}` : ''}\n`;
+        });
+        edits.push([pos, pos, insert + ' '.repeat(col)]);
+      }
+      continue;
+    }
     if (!/^kyverno\.io\//.test(String(res.get('apiVersion'))) || !['ClusterPolicy', 'Policy'].includes(res.get('kind'))) continue;
     const rules = res.getIn(['spec', 'rules'], true);
     if (!YAML.isSeq(rules)) continue;

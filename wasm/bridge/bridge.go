@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -21,6 +22,12 @@ const DefaultFile = "chainsaw-test.yaml"
 
 // MaxInput caps the scenario text, in bytes.
 const MaxInput = 1 << 20
+
+// Families are the policy families the build simulates besides
+// ClusterPolicy and Policy (engine.Options.Families). The wasm command sets
+// it once, before the first run, from its build tag: nil in the core build,
+// the CEL GeneratingPolicy family in the full build (wasm/families_*.go).
+var Families []generate.NewFamily
 
 // runEngine is engine.Run; tests replace it to inject failures.
 var runEngine = engine.Run
@@ -83,6 +90,7 @@ func Run(text, options string) (out []byte) {
 	if len(text) > MaxInput {
 		return Failure(fmt.Errorf("the scenario is %d bytes; the limit is %d", len(text), MaxInput))
 	}
+	opts.Families = Families
 	return encode(runEngine(file, []byte(text), opts))
 }
 

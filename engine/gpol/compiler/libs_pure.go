@@ -6,10 +6,8 @@ import (
 	"crypto/md5"
 	"crypto/sha1"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/hex"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"io"
 	"math"
@@ -132,32 +130,6 @@ func randomLib() []cel.EnvOption {
 				cel.BinaryBinding(func(st, p ref.Val) ref.Val { return gen(st, str(p)) })),
 		),
 	}
-}
-
-// x509Lib decodes a PEM certificate into the map Kyverno returns: the
-// fields of crypto/x509.Certificate as encoding/json renders them.
-func x509Lib() []cel.EnvOption {
-	return []cel.EnvOption{cel.Function("x509.decode",
-		cel.Overload("x509_decode_string", []*cel.Type{cel.StringType}, cel.DynType,
-			cel.UnaryBinding(func(v ref.Val) ref.Val {
-				block, _ := pem.Decode([]byte(str(v)))
-				if block == nil {
-					return errorf("failed to decode PEM block")
-				}
-				cert, err := x509.ParseCertificate(block.Bytes)
-				if err != nil {
-					return errorf("failed to parse certificate: %v", err)
-				}
-				b, err := json.Marshal(cert)
-				if err != nil {
-					return errorf("failed to encode certificate: %v", err)
-				}
-				var m any
-				if err := json.Unmarshal(b, &m); err != nil {
-					return errorf("failed to encode certificate: %v", err)
-				}
-				return types.DefaultTypeAdapter.NativeToValue(toCEL(m))
-			})))}
 }
 
 // timeLib: time.now() is the simulation's logical clock (Kyverno: the wall
