@@ -227,6 +227,19 @@ func (s *Store) lookup(apiVersion, kind string) (KindInfo, bool) {
 	return s.kinds[i], true
 }
 
+// KindByResource looks a kind up by its API path segments: group,
+// version and plural resource ("", "v1", "configmaps").
+func (s *Store) KindByResource(group, version, res string) (KindInfo, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, k := range s.kinds {
+		if k.Group == group && k.Version == version && k.Resource == res {
+			return k, true
+		}
+	}
+	return KindInfo{}, false
+}
+
 // Namespaced reports whether a kind is namespaced, and whether it is known.
 func (s *Store) Namespaced(apiVersion, kind string) (namespaced, known bool) {
 	k, ok := s.KindInfo(apiVersion, kind)

@@ -410,7 +410,7 @@ func (c *Controller) apiGet(path string) (any, error) {
 	if len(parts) == 0 || len(parts) > 2 {
 		return nil, fmt.Errorf("apiCall urlPath %q is not supported", path)
 	}
-	info, ok := c.kindByResource(group, version, parts[0])
+	info, ok := c.store.KindByResource(group, version, parts[0])
 	if !ok {
 		return nil, fmt.Errorf("apiCall urlPath %q names an unknown resource %q", path, parts[0])
 	}
@@ -427,14 +427,4 @@ func (c *Controller) apiGet(path string) (any, error) {
 		items = append(items, map[string]any(obj))
 	}
 	return map[string]any{"apiVersion": apiVersion, "kind": info.Kind + "List", "metadata": map[string]any{}, "items": items}, nil
-}
-
-// kindByResource finds a registered kind by its API path segment.
-func (c *Controller) kindByResource(group, version, res string) (cluster.KindInfo, bool) {
-	for _, k := range c.store.Kinds() {
-		if k.Group == group && k.Version == version && k.Resource == res {
-			return k, true
-		}
-	}
-	return cluster.KindInfo{}, false
 }

@@ -34,8 +34,6 @@ type Family struct {
 	// urSeq numbers UpdateRequests: each is a new object in Kyverno
 	// (generateName: ur-), never merged with another.
 	urSeq int
-	// resources maps group/version/resource to a kind, for resource.get.
-	resources map[string]cluster.KindInfo
 }
 
 // entry is one admitted policy version with its compiled programs.

@@ -25,13 +25,7 @@ var errNoNetwork = errors.New("genplay's simulated cluster has no network: http 
 func (f *Family) kindOf(apiVersion, res string) (cluster.KindInfo, string, error) {
 	res, sub, _ := strings.Cut(res, "/")
 	g, v := resource.SplitAPIVersion(apiVersion)
-	if f.resources == nil || len(f.resources) != len(f.store.Kinds()) {
-		f.resources = map[string]cluster.KindInfo{}
-		for _, k := range f.store.Kinds() {
-			f.resources[k.Group+"/"+k.Version+"/"+k.Resource] = k
-		}
-	}
-	info, ok := f.resources[g+"/"+v+"/"+res]
+	info, ok := f.store.KindByResource(g, v, res)
 	if !ok {
 		return info, sub, fmt.Errorf("the server could not find the requested resource (%s %s)", apiVersion, res)
 	}
