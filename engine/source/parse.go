@@ -153,6 +153,7 @@ func Parse(file string, data []byte) ([]*Document, Diagnostics) {
 	var (
 		docs  []*Document
 		diags Diagnostics
+		lines = yamlLines(data)
 	)
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	for len(diags) < maxParseDiagnostics {
@@ -178,7 +179,7 @@ func Parse(file string, data []byte) ([]*Document, Diagnostics) {
 		if !ok || len(c.diags) > 0 || v == nil {
 			continue
 		}
-		docs = append(docs, &Document{File: file, Index: len(docs), Line: root.Line, Value: v, root: root, src: data})
+		docs = append(docs, &Document{File: file, Index: len(docs), Line: root.Line, Value: v, root: root, src: lines})
 	}
 	return docs, diags.Capped(maxParseDiagnostics)
 }

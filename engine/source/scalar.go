@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
 
@@ -368,6 +369,38 @@ func indexByte(b []byte, c byte) int {
 		}
 	}
 	return -1
+}
+
+// yamlLines returns src with every line break YAML counts ("\r\n", a
+// lone "\r", NEL, LS and PS, as go.yaml.in/yaml/v3 does when it numbers
+// lines) written as "\n", so that lines and columns found by counting
+// "\n" are the parser's. src itself is returned when it holds no other
+// break; columns are unchanged, since a break only ever ends a line.
+func yamlLines(src []byte) []byte {
+	if !bytes.ContainsAny(src, "\r\u0085\u2028\u2029") {
+		return src
+	}
+	out := make([]byte, 0, len(src))
+	for i := 0; i < len(src); {
+		switch {
+		case src[i] == '\r':
+			out = append(out, '\n')
+			i++
+			if i < len(src) && src[i] == '\n' {
+				i++
+			}
+		case bytes.HasPrefix(src[i:], []byte("\u0085")):
+			out = append(out, '\n')
+			i += 2
+		case bytes.HasPrefix(src[i:], []byte("\u2028")), bytes.HasPrefix(src[i:], []byte("\u2029")):
+			out = append(out, '\n')
+			i += 3
+		default:
+			out = append(out, src[i])
+			i++
+		}
+	}
+	return out
 }
 
 // runeOffset converts a 1-based line and column in text to a rune offset.
