@@ -48,7 +48,20 @@
 //	  restart(): Promise<void>, // a fresh engine from the compiled module;
 //	                            // resolves when run can be called again
 //	  injectFault(name): Promise<string>, // test-only, see below
+//	  tools: string[],          // the authoring tools of the build serving now
+//	  tool(name: string, text: string, options?: object): Promise<{
+//	    tool: string,
+//	    result?: any,           // the tool's answer, JSON-shaped
+//	    error?: string,         // why there is none (never both)
+//	  }>,
 //	}
+//
+// tool runs an authoring tool (bridge.Tools: converting a policy, wrapping a
+// bare policy into a scenario, exporting a test, ...) through the same queue,
+// deadline and stop as run. Only the full build has tools (families_cel.go
+// lists them, tools_full.go registers them): the core build's size budget
+// has no room. A tool call loads the full build first (with the events
+// below) and is answered there. Like run, tool never rejects.
 //
 // install({wasmURL, fullWasmURL, ...}) loads the core build first. With
 // fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose

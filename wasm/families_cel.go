@@ -5,6 +5,7 @@ package main
 import (
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/wasm/bridge"
 )
 
 // families, in the full build (-tags cel), is the CEL GeneratingPolicy
@@ -13,3 +14,8 @@ var families = []generate.NewFamily{controller.New}
 
 // build names this build for the loader (globalThis.__genplayWasm.build).
 const build = "full"
+
+// tools are the authoring tools of the engine (genplay.tool, registered by
+// tools_full.go); only the full build has them, so the loader sends every
+// tool call here.
+var tools = map[string]bridge.Tool{}

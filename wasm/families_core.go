@@ -2,7 +2,10 @@
 
 package main
 
-import "github.com/genplay/genplay/engine/generate"
+import (
+	"github.com/genplay/genplay/engine/generate"
+	"github.com/hack-pad/safejs"
+)
 
 // families, in the core build (no cel tag), is empty: the build is free of
 // cel-go and answers a scenario that writes a policies.kyverno.io policy
@@ -11,3 +14,9 @@ var families []generate.NewFamily
 
 // build names this build for the loader (globalThis.__genplayWasm.build).
 const build = "core"
+
+// registerTools publishes no tool in the core build: tools (wasm/bridge
+// tools.go) cost size the core's budget does not have, so the loader sends
+// every genplay.tool call to the full build (the worker answers a call that
+// reaches this build anyway with an error).
+func registerTools(safejs.Value) error { return nil }

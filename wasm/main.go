@@ -70,6 +70,9 @@ func register() error {
 	if err := api.Set("run", run.Value()); err != nil {
 		return fmt.Errorf("set run: %w", err)
 	}
+	if err := registerTools(api); err != nil {
+		return err
+	}
 	if err := api.Set("injectFault", inject.Value()); err != nil {
 		return fmt.Errorf("set injectFault: %w", err)
 	}

@@ -67,13 +67,14 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
   let starting = null; // the promise of a start in progress
   let nextID = 1;
   let current = null; // the run being computed: {id, resolve, timer}
-  const queue = []; // runs waiting for the engine: {id, text, options, resolve}
+  const queue = []; // runs and tool calls waiting for the engine: {id, type, name?, text, options, resolve}
   const faults = new Map(); // id -> resolve
 
   const onmessage = (m) => {
     switch (m.type) {
       case 'ready':
         api.version = m.version;
+        api.tools = m.tools ? m.tools.split(',') : [];
         started?.resolve();
         return;
       case 'failed':
@@ -85,7 +86,8 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
         try {
           current.resolve(JSON.parse(m.json));
         } catch (e) {
-          current.resolve(internal(`internal error: ${e.message}`));
+          const message = `internal error: ${e.message}`;
+          current.resolve(current.type === 'tool' ? { tool: current.name, error: message } : internal(message));
         }
         current = null;
         pump();
@@ -127,14 +129,34 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     current = queue.shift();
     api.running = true;
     current.timer = setTimeout(() => halt('deadline'), api.deadlineMs);
-    engine.post({ type: 'run', id: current.id, text: current.text, options: current.options });
+    engine.post({ type: current.type, id: current.id, name: current.name, text: current.text, options: current.options });
   };
 
-  // settleAll answers every waiting run.
+  // settleAll answers every waiting run (a tool call with the Result's
+  // message as its error).
   const settleAll = (result) => {
-    if (current) { clearTimeout(current.timer); current.resolve(result(true)); current = null; }
-    for (const r of queue.splice(0)) r.resolve(result(false));
+    const answer = (r, running) => {
+      const res = result(running);
+      r.resolve(r.type === 'tool' ? { tool: r.name, error: res.diagnostics[0].message, stopped: res.stopped } : res);
+    };
+    if (current) { clearTimeout(current.timer); answer(current, true); current = null; }
+    for (const r of queue.splice(0)) answer(r, false);
     api.running = false;
+  };
+  // enqueue queues a run or a tool call; options are sent as JSON.
+  const enqueue = (type, name, text, options, failed) => {
+    if (api.crashed) return Promise.resolve(failed('internal error: the engine stopped after a crash and is not running; call genplay.restart()'));
+    if (!engine && !starting) return Promise.resolve(failed('engine not ready: await genplay.ready'));
+    let opts;
+    try {
+      opts = options === undefined || options === null ? undefined : JSON.stringify(options);
+    } catch (e) {
+      return Promise.resolve(failed(`options: ${e.message}`));
+    }
+    return new Promise((resolve) => {
+      queue.push({ id: nextID++, type, name, text, options: opts, resolve });
+      pump();
+    });
   };
 
   // halt ends the running run by terminating the engine, answers the runs
@@ -171,20 +193,9 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     crashed: false,
     running: false,
     deadlineMs,
-    run(text, options) {
-      if (api.crashed) return Promise.resolve(internal('internal error: the engine stopped after a crash and is not running; call genplay.restart()'));
-      if (!engine && !starting) return Promise.resolve(internal('engine not ready: await genplay.ready'));
-      let opts;
-      try {
-        opts = options === undefined || options === null ? undefined : JSON.stringify(options);
-      } catch (e) {
-        return Promise.resolve(internal(`options: ${e.message}`));
-      }
-      return new Promise((resolve) => {
-        queue.push({ id: nextID++, text, options: opts, resolve });
-        pump();
-      });
-    },
+    tools: [],
+    run(text, options) { return enqueue('run', undefined, text, options, internal); },
+    tool(name, text, options) { return enqueue('tool', name, text, options, (error) => ({ tool: name, error })); },
     stop() { return halt('user'); },
     injectFault(name) {
       if (!engine) return Promise.resolve('the engine is not running');
@@ -270,6 +281,19 @@ export function install(where) {
       const r = await core.run(text, options);
       return noCEL(r) ? withFull(text, options, r) : r;
     },
+    // tool calls an authoring tool: in the core build when it has it, else
+    // in the full build (loaded first, with the same events as for CEL).
+    async tool(name, text, options) {
+      await core.ready.catch(() => {});
+      if (full || core.tools.includes(name) || !where.fullWasmURL) return active().tool(name, text, options);
+      try {
+        await loadFull();
+      } catch (e) {
+        return { tool: name, error: `cannot load the full engine: ${e.message}` };
+      }
+      return full.tool(name, text, options);
+    },
+    get tools() { return full ? full.tools : core.tools; },
     loadCEL() { return where.fullWasmURL ? loadFull() : Promise.reject(new Error('this page has no CEL build')); },
     stop() { return active().stop(); },
     injectFault(name) { return active().injectFault(name); },

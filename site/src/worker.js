@@ -6,9 +6,11 @@
 //
 // Messages in:  {type: 'start', module, wasmExecURL}
 //               {type: 'run', id, text, options}   options as JSON or undefined
+//               {type: 'tool', id, name, text, options}   options as JSON or undefined
 //               {type: 'fault', id, name}
 // Messages out: {type: 'ready', version} | {type: 'failed', message}
 //               {type: 'result', id, json} | {type: 'fault', id, error}
+//                 (a tool's answer is a result too: its json is a ToolAnswer)
 //               {type: 'crashed', id, message}       the Go program died or trapped
 
 export function host(post, loadGo) {
@@ -28,17 +30,22 @@ export function host(post, loadGo) {
           });
           await Promise.race([registered, exited.then(() => { throw new Error('the engine exited while starting'); })]);
           api = globalThis.__genplayWasm;
-          post({ type: 'ready', version: String(api.version) });
+          post({ type: 'ready', version: String(api.version), tools: String(api.tools || '') });
         } catch (e) {
           post({ type: 'failed', message: e.message });
         }
         return;
       }
-      case 'run': {
+      case 'run':
+      case 'tool': {
         if (!api) { post({ type: 'crashed', id: msg.id, message: 'the engine is not running' }); return; }
+        if (msg.type === 'tool' && typeof api.tool !== 'function') {
+          post({ type: 'result', id: msg.id, json: JSON.stringify({ tool: msg.name, error: 'this build of genplay has no tools; they are in the full build' }) });
+          return;
+        }
         let out;
         try {
-          out = api.run(msg.text, msg.options);
+          out = msg.type === 'tool' ? api.tool(msg.name, msg.text, msg.options) : api.run(msg.text, msg.options);
         } catch (e) {
           api = null; // a trap leaves the Go runtime in an unknown state
           post({ type: 'crashed', id: msg.id, message: e.message });
