@@ -3,6 +3,7 @@ package main
 import (
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -33,8 +34,17 @@ func showFiles(res *timeline.Result, fsPath, name string) {
 		}
 		return file
 	}
+	// Messages name files by their path in rootFS (read tmp/t/x.yaml):
+	// show the test's folder as the user named it.
+	dir, shown := path.Dir(fsPath)+"/", filepath.ToSlash(filepath.Dir(name))+"/"
+	if shown == "./" {
+		shown = ""
+	}
 	for i := range res.Diagnostics {
 		res.Diagnostics[i].File = show(res.Diagnostics[i].File)
+		if dir != "./" {
+			res.Diagnostics[i].Message = strings.ReplaceAll(res.Diagnostics[i].Message, dir, shown)
+		}
 	}
 	res.Skipped = strings.ReplaceAll(res.Skipped, fsPath, name)
 }

@@ -60,7 +60,24 @@ func TestGenplayRunReadsTheFilesATestNames(t *testing.T) {
 	code = run([]string{"run", path}, strings.NewReader(""), &out, &errOut)
 	assert.Equal(t, 2, code)
 	assert.Contains(t, out.String(), "error: "+filepath.ToSlash(path)+":8:")
-	assert.Contains(t, out.String(), "ns.yaml")
+	shown := filepath.ToSlash(filepath.Join(filepath.Dir(path), "ns.yaml"))
+	assert.Contains(t, out.String(), "read "+shown+": ", "the message names the file as the user reaches it")
+
+	// Given as an absolute path, the test's files are absolute paths too
+	// (not the path inside the root file system, without its leading /).
+	abs := filepath.Join(broken, "chainsaw-test.yaml")
+	out.Reset()
+	errOut.Reset()
+	code = run([]string{"run", abs}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, out.String(), "read "+filepath.ToSlash(filepath.Join(broken, "ns.yaml"))+": ")
+
+	// genplay test shows them relative to the test's folder.
+	out.Reset()
+	errOut.Reset()
+	code = run([]string{"test", abs}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, 1, code, out.String()+errOut.String())
+	assert.Contains(t, out.String(), "chainsaw-test.yaml:8:7: read ns.yaml: stat ns.yaml: ")
 
 	// Standard input has no folder: the operation is an error at its line.
 	out.Reset()

@@ -356,7 +356,7 @@ func (st *suite) runChainsawFile(f testFile) []testOutcome {
 	if diags.HasErrors() {
 		var detail []string
 		for _, d := range diags.Errors() {
-			detail = append(detail, displayPos(f, d.Pos.File, d.Pos.Line, d.Pos.Col)+": "+d.Message)
+			detail = append(detail, displayPos(f, d.Pos.File, d.Pos.Line, d.Pos.Col)+": "+relativize(f, d.Message))
 		}
 		return []testOutcome{{Path: f.display, Status: statusFail, Reason: "the test does not load", detail: detail}}
 	}
