@@ -36,6 +36,12 @@ LDFLAGS  := -s -w -X github.com/genplay/genplay/wasm/bridge.Version=$(VERSION)
 # iterations: PolicyUpdate/namespaces=100 25-29 ms -> 52-53 ms, RunSeed
 # 2.9-3.3 -> 4.5 ms); runtime and the standard library alone make 1.7x of
 # it. Winning inlining back means making the core's code smaller.
+# 2026-12-01, evening: one random(pattern) generator for both families
+# (engine/internal/regen) took the core to 1,502,924 bytes (brotli moves by
+# kilobytes for a few hundred bytes of code). engine/cluster added:
+# 1,482,333. Paired wasm benchmarks under Node (30 iterations, a loaded
+# machine) showed no slowdown above the noise (PolicyUpdate/100 325/551 ms
+# hot vs 395/292 ms cold), allocations +3.5%.
 WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/big \
 	regexp regexp/syntax fmt reflect internal/reflectlite time unicode errors io io/fs path bufio \
 	os syscall syscall/js crypto/... github.com/hack-pad/safejs/... github.com/kyverno/go-jmespath \
@@ -48,7 +54,8 @@ WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/b
 	strconv internal/strconv strings bytes sort slices unicode/utf8 math sigs.k8s.io/yaml/... go.yaml.in/yaml/v2 \
 	runtime internal/runtime/... github.com/genplay/genplay/engine/variables github.com/genplay/genplay/engine/match \
 	github.com/genplay/genplay/engine/generate \
-	github.com/genplay/genplay/engine/internal/nesting github.com/genplay/genplay/engine/internal/k8sname context
+	github.com/genplay/genplay/engine/internal/nesting github.com/genplay/genplay/engine/internal/k8sname context \
+	github.com/genplay/genplay/engine/internal/regen github.com/genplay/genplay/engine/cluster
 WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)
 # The full build (wasm/families_cel.go: -tags cel) adds the CEL family; its
 # budget is 3.5 MB brotli. Measured 2026-12-01 (with the list of 11-30):

@@ -25,7 +25,7 @@ for (const b of builds) {
   const br = brotliCompressSync(raw, {
     params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
   }).length;
-  console.log(`wasm ${b.name} ${file}: raw ${mb(raw.length)}, gzip ${mb(gz)}, brotli ${mb(br)} (budget ${mb(b.budget)})`);
+  console.log(`wasm ${b.name} ${file}: raw ${mb(raw.length)}, gzip ${mb(gz)}, brotli ${mb(br)} = ${br.toLocaleString('en-US')} bytes (budget ${mb(b.budget)}, ${(b.budget - br).toLocaleString('en-US')} left)`);
   if (br > b.budget) {
     console.error(`size: the ${b.name} build is over its brotli budget`);
     failed = true;
