@@ -118,6 +118,9 @@ func TestConvertToGeneratingPolicy(t *testing.T) {
 		assert.Contains(t, p.convertStatus(), fmt.Sprintf("1 of %d steps differ", len(rows)))
 		p.do(chromedp.ScrollIntoView(chromedp.CSS(`#convert-dialog tr.convert-step.differs`)))
 		p.shot("convert-02-divergent-step")
+		p.darkMode(true)
+		p.shot("convert-02-divergent-step-dark")
+		p.darkMode(false)
 	})
 
 	t.Run("an edit that breaks the conversion is an error at its line, and keeps the text", func(t *testing.T) {
@@ -184,4 +187,41 @@ func TestConvertErrors(t *testing.T) {
 	assert.True(t, eval[bool](p, `document.querySelector('#convert-dialog button[data-action="convert-adopt"]').disabled`), "nothing to adopt")
 	assert.Equal(t, broken, p.text())
 	p.shot("convert-05-cannot-convert")
+}
+
+// TestConvertPartial: a piece the converter cannot translate is a finding
+// at its line, and the steps it changes are marked as a conversion gap,
+// told apart from a family difference.
+func TestConvertPartial(t *testing.T) {
+	text := exampleText(t, netpolExample)
+	egress := "                    - Egress\n"
+	require.Equal(t, 1, strings.Count(text, egress))
+	text = strings.Replace(text, egress, egress+"                  x: \"{{ lookup(request.object.metadata.labels, 'a') }}\"\n", 1)
+	p := newBrowser(t).page(true)
+	p.open("")
+	p.setScenario(text)
+	p.click(`#convert`)
+	p.waitConverted()
+	assert.Equal(t, "differs", p.convertState(), p.convertStatus())
+	assert.Contains(t, p.convertStatus(), "conversion partial")
+	finding := eval[string](p, `document.querySelector('#convert-dialog .finding[data-kind="unconverted"]')?.textContent || ''`)
+	assert.Contains(t, finding, "line 46")
+	assert.Contains(t, finding, "the JMESPath function lookup has no CEL counterpart")
+	assert.Contains(t, finding, "By hand: index the map or list directly")
+	rows := p.convertRows()
+	gaps := 0
+	for _, r := range rows {
+		if r.Differs {
+			assert.Equal(t, "conversion", r.Cause, "%+v", r)
+			assert.Contains(t, r.Mark, "conversion gap")
+			assert.True(t, r.Marked, "%+v", r)
+			gaps++
+		}
+	}
+	assert.Positive(t, gaps, "rows: %+v", rows)
+	p.shot("convert-06-partial")
+
+	p.click(`#convert-dialog .finding[data-kind="unconverted"] button`)
+	assert.False(t, eval[bool](p, `document.querySelector('#convert-dialog').open`))
+	p.waitFor(`document.querySelector('#editor .cm-activeLineGutter')?.textContent === '46'`, "line 46 shown in the scenario")
 }

@@ -1009,7 +1009,8 @@ const editor = createEditor($('#editor'), {
   onRun: () => run('edit'),
 });
 // Convert to GeneratingPolicy (convert.js): adopting is an action, undone by Undo.
-const convert = installConvert({ genplay, scenario: () => getText(editor), adopt: (text) => { setEditorText(text, getText(editor)); run('action'); } });
+const convert = installConvert({ genplay, scenario: () => getText(editor), adopt: (text) => { setEditorText(text, getText(editor)); run('action'); },
+  showLine: (line) => gotoLine(editor, line) });
 
 for (const e of examples) $('#example').append(h('option', { value: e.file }, e.title));
 $('#example').addEventListener('change', (ev) => {

@@ -25,10 +25,10 @@ const CAUSES = {
 
 /**
  * installConvert adds the toolbar button and the dialog.
- * @param {{genplay: object, scenario: () => string, adopt: (text: string) => void}} app
+ * @param {{genplay: object, scenario: () => string, adopt: (text: string) => void, showLine: (line: number) => void}} app
  * @returns {{refresh: () => void, open: () => void}}
  */
-export function installConvert({ genplay, scenario, adopt }) {
+export function installConvert({ genplay, scenario, adopt, showLine }) {
   const state = { source: null, converted: '', edited: null, busy: false, seq: 0 };
   let editor = null;
 
@@ -81,6 +81,8 @@ export function installConvert({ genplay, scenario, adopt }) {
       state.converted = '';
       state.edited = null;
       setEditor('');
+      replace(runs);
+      replace(findings);
     }
     await compare(state.edited !== null && state.edited !== state.converted);
   }
@@ -142,7 +144,7 @@ export function installConvert({ genplay, scenario, adopt }) {
       showDiagnostics(editor, where.map((m) => ({ line: Number(m[1]), column: Number(m[2]), severity: 'error', message: m[3] })));
     }
     const what = inEdited ? 'The converted scenario cannot run' : 'This scenario cannot be converted';
-    const kept = runs.querySelector('table') ? ' (the comparison below is the last one that ran)' : '';
+    const kept = state.converted && runs.querySelector('table') ? ' (the comparison below is the last one that ran)' : '';
     setState('error', `${what}: ${message.replace(/^the converted scenario: /, '')}${kept}`, 'error');
     if (!state.converted) {
       // Nothing converted: say what to do where the editor would be.
@@ -176,7 +178,8 @@ export function installConvert({ genplay, scenario, adopt }) {
     replace(findings, r.findings.length ? h('ul', { class: 'convert-finding-list' }, r.findings.map((f) =>
       h('li', { class: `finding ${f.kind}`, dataset: { kind: f.kind, line: String(f.line) } },
         h('span', { class: `badge ${f.kind === 'unconverted' ? 'off' : ''}` }, f.kind), ' ',
-        h('span', { class: 'sub' }, `line ${f.line}${f.rule ? `, rule ${f.rule}` : ''}${f.field ? `, ${f.field}` : ''}: `),
+        h('button', { type: 'button', class: 'linklike', title: 'Show this line in the scenario (closes this dialog)', onclick: () => { dialog.close(); showLine(f.line); } }, `line ${f.line}`),
+        h('span', { class: 'sub' }, `${f.rule ? `, rule ${f.rule}` : ''}${f.field ? `, ${f.field}` : ''}: `),
         f.message, f.recipe ? h('div', { class: 'recipe' }, `By hand: ${f.recipe}`) : '')))
       : h('p', { class: 'sub' }, 'Everything converted faithfully: no findings.'));
     replace(runs,
