@@ -63,6 +63,36 @@
 // has no room. A tool call loads the full build first (with the events
 // below) and is answered there. Like run, tool never rejects.
 //
+// The tools (wasm/authoring, registered in families_cel.go):
+//
+//	migrate(text, {file?: string, converted?: string})
+//	  text: a scenario (a chainsaw Test) whose ClusterPolicies/Policies are
+//	  inline. converted: the converted scenario as the user edited it; the
+//	  comparison runs it instead of the converter's (its errors name
+//	  "converted-test.yaml"). The result is migrate.ScenarioReport
+//	  (engine/migrate), as JSON:
+//	  {
+//	    scenario: string,       // the converted Test (`genplay migrate TEST`): adopt it
+//	    test: string,
+//	    conversion: "full" | "partial" | "none",
+//	    findings: [{file, line, column, kind: "unconverted" | "note",
+//	                policy, rule?, field?, message, recipe?}],   // at the lines of text
+//	    policies: [{source, line, status, rules: [{rule, status, name?, yaml?}], kept?}],
+//	    steps: [{                // each operation on both sides, as --compare -o json
+//	      index, stepName, summary,
+//	      cause?: "conversion" | "family",   // set when the step differs
+//	      clusterPolicyError?, generatingPolicyError?,  // when they differ
+//	      diffs: [{object, cause, clusterPolicyRun, generatingPolicyRun, diff,
+//	               clusterPolicyReasons: string[], generatingPolicyReasons: string[]}],
+//	      clusterPolicySteps, generatingPolicySteps: [{summary, events, check?, error?}],
+//	    }],
+//	    unaligned?: string,     // the runs part ways here; later steps are not compared
+//	    familyLabels: string[], // label keys that differ by family (not compared)
+//	    differs: boolean,
+//	  }
+//	  An error (bad YAML, no Test, no ClusterPolicy or Policy to convert, a
+//	  converted scenario that does not load) says why, "file:line:col: ...".
+//
 // install({wasmURL, fullWasmURL, ...}) loads the core build first. With
 // fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose
 // answer from the core build is its "no CEL engine" skip) first loads the

@@ -5,6 +5,7 @@ package main
 import (
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/wasm/authoring"
 	"github.com/genplay/genplay/wasm/bridge"
 )
 
@@ -18,4 +19,6 @@ const build = "full"
 // tools are the authoring tools of the engine (genplay.tool, registered by
 // tools_full.go); only the full build has them, so the loader sends every
 // tool call here.
-var tools = map[string]bridge.Tool{}
+var tools = map[string]bridge.Tool{
+	"migrate": authoring.Migrate, // issue 13: Convert to GeneratingPolicy
+}

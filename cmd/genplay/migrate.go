@@ -213,74 +213,39 @@ func countRules(results []*migrate.FileResult) (full, partial, none int) {
 	return
 }
 
-// JSON shapes of `genplay migrate -o json`.
+// JSON shape of `genplay migrate -o json` (the policies' and findings'
+// shapes are migrate's, shared with --compare and the playground's tool).
 type (
 	migrateJSON struct {
 		Status string            `json:"status"`
 		Files  []migrateFileJSON `json:"files"`
 	}
 	migrateFileJSON struct {
-		File     string              `json:"file"`
-		Status   string              `json:"status"`
-		YAML     string              `json:"yaml"`
-		Policies []migratePolicyJSON `json:"policies"`
-		Findings []findingJSON       `json:"findings"`
-	}
-	migratePolicyJSON struct {
-		Source string            `json:"source"`
-		Line   int               `json:"line"`
-		Status string            `json:"status"`
-		Rules  []migrateRuleJSON `json:"rules"`
-		Kept   string            `json:"kept,omitempty"`
-	}
-	migrateRuleJSON struct {
-		Rule   string `json:"rule"`
-		Status string `json:"status"`
-		Name   string `json:"name,omitempty"`
-		YAML   string `json:"yaml,omitempty"`
-	}
-	findingJSON struct {
-		File    string `json:"file"`
-		Line    int    `json:"line"`
-		Column  int    `json:"column"`
-		Kind    string `json:"kind"`
-		Policy  string `json:"policy"`
-		Rule    string `json:"rule,omitempty"`
-		Field   string `json:"field,omitempty"`
-		Message string `json:"message"`
-		Recipe  string `json:"recipe,omitempty"`
+		File     string                  `json:"file"`
+		Status   string                  `json:"status"`
+		YAML     string                  `json:"yaml"`
+		Policies []migrate.PolicyReport  `json:"policies"`
+		Findings []migrate.FindingReport `json:"findings"`
 	}
 )
-
-func findingsJSON(fs []migrate.Finding) []findingJSON {
-	out := []findingJSON{}
-	for _, f := range fs {
-		out = append(out, findingJSON{File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Col, Kind: f.Kind, Policy: f.Policy,
-			Rule: f.Rule, Field: f.Field, Message: f.Message, Recipe: f.Recipe})
-	}
-	return out
-}
 
 func writeMigrateJSON(w io.Writer, results []*migrate.FileResult) {
 	out := migrateJSON{Status: migrate.Full, Files: []migrateFileJSON{}}
 	for _, r := range results {
-		f := migrateFileJSON{File: r.File, Status: r.Status(), YAML: r.YAML(), Policies: []migratePolicyJSON{}, Findings: findingsJSON(r.Findings)}
+		f := migrateFileJSON{File: r.File, Status: r.Status(), YAML: r.YAML(), Policies: migrate.ReportPolicies(r.Policies), Findings: migrate.ReportFindings(r.Findings)}
 		if f.Status != migrate.Full {
 			out.Status = migrate.Partial
 		}
-		for _, p := range r.Policies {
-			pj := migratePolicyJSON{Source: p.Key, Line: p.Pos.Line, Status: p.Status, Rules: []migrateRuleJSON{}, Kept: p.KeptYAML}
-			for _, rule := range p.Rules {
-				pj.Rules = append(pj.Rules, migrateRuleJSON{Rule: rule.Rule, Status: rule.Status, Name: rule.Name, YAML: rule.YAML})
-			}
-			f.Policies = append(f.Policies, pj)
-		}
 		out.Files = append(out.Files, f)
 	}
+	writeJSON(w, out)
+}
+
+func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(out)
+	_ = enc.Encode(v)
 }
 
 // loadScenario reads a chainsaw Test file, or a folder's chainsaw-test.yaml,
@@ -435,61 +400,6 @@ func presence(y string) string {
 	return "present"
 }
 
-type (
-	compareJSON struct {
-		Test         string              `json:"test"`
-		Status       string              `json:"conversion"`
-		Findings     []findingJSON       `json:"findings"`
-		Steps        []compareStepJSON   `json:"steps"`
-		Unaligned    string              `json:"unaligned,omitempty"`
-		FamilyLabels []string            `json:"familyLabels"`
-		Policies     []migratePolicyJSON `json:"policies"`
-	}
-	compareStepJSON struct {
-		Index    int    `json:"index"`
-		StepName string `json:"stepName"`
-		Summary  string `json:"summary"`
-		Cause    string `json:"cause,omitempty"`
-		// The operation's errors on each side (a policy Kyverno rejects),
-		// when they differ.
-		LegacyError string            `json:"clusterPolicyError,omitempty"`
-		CELError    string            `json:"generatingPolicyError,omitempty"`
-		Diffs       []compareDiffJSON `json:"diffs"`
-	}
-	compareDiffJSON struct {
-		Object        string   `json:"object"`
-		Cause         string   `json:"cause"`
-		Legacy        string   `json:"clusterPolicyRun"`
-		CEL           string   `json:"generatingPolicyRun"`
-		Diff          string   `json:"diff"`
-		LegacyReasons []string `json:"clusterPolicyReasons"`
-		CELReasons    []string `json:"generatingPolicyReasons"`
-	}
-)
-
 func writeCompareJSON(w io.Writer, c *migrate.Comparison) {
-	out := compareJSON{Test: c.Legacy.Test, Status: c.Conversion.Status(), Findings: findingsJSON(c.Conversion.Findings),
-		Steps: []compareStepJSON{}, Unaligned: c.Unaligned, FamilyLabels: append([]string{}, c.FamilyLabels...), Policies: []migratePolicyJSON{}}
-	for _, p := range c.Conversion.Policies {
-		pj := migratePolicyJSON{Source: p.Key, Line: p.Pos.Line, Status: p.Status, Rules: []migrateRuleJSON{}, Kept: p.KeptYAML}
-		for _, rule := range p.Rules {
-			pj.Rules = append(pj.Rules, migrateRuleJSON{Rule: rule.Rule, Status: rule.Status, Name: rule.Name, YAML: rule.YAML})
-		}
-		out.Policies = append(out.Policies, pj)
-	}
-	for _, s := range c.Steps {
-		sj := compareStepJSON{Index: s.Index, StepName: s.StepName, Summary: s.Summary, Cause: s.Cause, Diffs: []compareDiffJSON{}}
-		if s.LegacyError != s.CELError {
-			sj.LegacyError, sj.CELError = s.LegacyError, s.CELError
-		}
-		for _, d := range s.Diffs {
-			sj.Diffs = append(sj.Diffs, compareDiffJSON{Object: d.Ref, Cause: d.Cause, Legacy: d.Legacy, CEL: d.CEL, Diff: d.Diff,
-				LegacyReasons: append([]string{}, d.LegacyReasons...), CELReasons: append([]string{}, d.CELReasons...)})
-		}
-		out.Steps = append(out.Steps, sj)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(out)
+	writeJSON(w, c.Report())
 }

@@ -74,10 +74,21 @@ type ObjectDiff struct {
 // register the CEL family (engine.Options.Families).
 func Compare(t *scenario.Test, opts engine.Options) *Comparison {
 	conv := ConvertTest(t)
+	return compare(t, conv, conv.Test, opts)
+}
+
+// CompareConverted is Compare with the converted side given: cel is t
+// converted and then edited by hand (the playground's converted scenario).
+// The findings and the causes are still those of t's conversion.
+func CompareConverted(t, cel *scenario.Test, opts engine.Options) *Comparison {
+	return compare(t, ConvertTest(t), cel, opts)
+}
+
+func compare(t *scenario.Test, conv *TestResult, cel *scenario.Test, opts engine.Options) *Comparison {
 	// Both runs go through every operation, so that a failed assertion
 	// on one side does not hide what happens next.
 	legacyTest := continueOnError(t)
-	celTest := continueOnError(conv.Test)
+	celTest := continueOnError(cel)
 	c := &Comparison{Conversion: conv, Legacy: engine.RunTest(legacyTest, opts), CEL: engine.RunTest(celTest, opts)}
 	c.align()
 	return c

@@ -9,6 +9,7 @@ import { EditorView } from '@codemirror/view';
 import { createEditor, getText, setText, showDiagnostics, gotoLine } from './editor.js';
 import { appendStep, removeStep, stepNames, sourceResource, setGenerateFields, testName, manifest, ops, refOf, refString, toYAML, fromYAML } from './scenario.js';
 import * as share from './share.js';
+import { installConvert } from './convert.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';
 import cloneSecret from '../examples/clone-registry-secret.yaml';
@@ -109,7 +110,10 @@ globalThis.addEventListener('genplay:cel-loading', () => {
   document.body.dataset.celEngine = 'loading';
   setStatus('Loading the CEL engine (GeneratingPolicy support, about 3.5 MB)…', 'warn');
 });
-globalThis.addEventListener('genplay:cel-ready', () => { document.body.dataset.celEngine = 'ready'; });
+globalThis.addEventListener('genplay:cel-ready', () => {
+  document.body.dataset.celEngine = 'ready';
+  if ($('#status').textContent.startsWith('Loading the CEL engine')) setStatus('The CEL engine is ready.', 'ok'); // a run says more
+});
 globalThis.addEventListener('genplay:cel-failed', (e) => {
   document.body.dataset.celEngine = 'failed';
   setStatus(`The CEL engine did not load: ${e.detail.message}`, 'error');
@@ -250,6 +254,7 @@ async function run(reason = 'edit') {
     setStatus(`${result.test || 'scenario'}: ${n} step${n === 1 ? '' : 's'}, ${verdict} (${ms.toFixed(0)} ms)`, result.passed ? 'ok' : 'warn');
   }
   render();
+  convert.refresh();
   saveView();
   if (reason === 'action') {
     revealStep(state.step);
@@ -664,6 +669,7 @@ function actionsFor(o, info, cluster) {
         }));
       }
     }
+    if (rules.some((r) => r.generate)) out.push(actionButton('Convert to GeneratingPolicy…', 'convert', () => convert.open()));
     out.push(actionButton('Edit policy…', 'edit', () => editObject(o, 'update')));
     out.push(actionButton('Delete policy', 'delete', () => act(`delete ${ref}`, ops.delete(o))));
     return out;
@@ -1002,6 +1008,9 @@ const editor = createEditor($('#editor'), {
   },
   onRun: () => run('edit'),
 });
+// Convert to GeneratingPolicy (convert.js): adopting is an action, undone by Undo.
+const convert = installConvert({ genplay, scenario: () => getText(editor), adopt: (text) => { setEditorText(text, getText(editor)); run('action'); },
+  showLine: (line) => gotoLine(editor, line) });
 
 for (const e of examples) $('#example').append(h('option', { value: e.file }, e.title));
 $('#example').addEventListener('change', (ev) => {
@@ -1048,7 +1057,7 @@ $('#matrix-box').addEventListener('toggle', () => {
   if ($('#matrix-box').open) renderMatrix();
 });
 document.addEventListener('keydown', (ev) => {
-  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.defaultPrevented && !$('#object-dialog').open) { ev.preventDefault(); run('edit'); }
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.defaultPrevented && !$('#object-dialog').open && !$('#convert-dialog')?.open) { ev.preventDefault(); run('edit'); }
 });
 
 // A share link pasted into the address bar of an open playground.
