@@ -246,6 +246,47 @@ func TestEditorCompletesOperations(t *testing.T) {
 	assert.NotContains(t, p.completions(), "steps")
 }
 
+// The CEL family's fields come from its own schema.
+func TestEditorKnowsGeneratingPolicy(t *testing.T) {
+	p := newBrowser(t).page(true)
+	p.open("")
+	p.afterRun(func() {
+		p.do(chromedp.Click(chromedp.CSS("#editor .cm-line")),
+			chromedp.KeyEvent("a", chromedp.KeyModifiers(ctrlModifier())), insertText(`apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: cel
+spec:
+  steps:
+  - try:
+    - apply:
+        resource:
+          apiVersion: policies.kyverno.io/v1
+          kind: GeneratingPolicy
+          metadata:
+            name: p
+          spec:
+            evaluation:
+              synchronize:
+`))
+	})
+	p.clickLine("              synchronize:")
+	p.do(enter())
+	assert.Equal(t, strings.Repeat(" ", 16), p.cursorLine())
+	p.typeKeys("en")
+	p.accept("enabled")
+	p.do(chromedp.KeyEvent(" ", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
+	p.waitFor(`document.querySelector('.cm-tooltip-autocomplete')`, "the values of enabled")
+	assert.Equal(t, []string{"false", "true"}, sorted(p.completions()))
+	p.do(chromedp.KeyEvent(kb.Escape))
+	p.hoverWord("              synchronize:", "synchronize")
+	p.waitFor(`document.querySelector('.cm-tooltip-hover .cm-field-doc')`, "the hover doc")
+	assert.Contains(t, eval[string](p, `document.querySelector('.cm-tooltip-hover .cm-field-doc').textContent`), "Keep generated resources in sync")
+	assert.Equal(t, "https://kyverno.io/docs/policy-types/generating-policy/",
+		eval[string](p, `document.querySelector('.cm-tooltip-hover .cm-field-doc a')?.href || ''`))
+	p.shot("editor-04-generating-policy")
+}
+
 func sorted(s []string) []string {
 	out := append([]string(nil), s...)
 	for i := range out {
