@@ -203,6 +203,9 @@ func TestEditorSuggestsTheFieldMeant(t *testing.T) {
 	assert.Contains(t, msg, `unknown field "spec.rules[0].generate.synchronise"`)
 	assert.Contains(t, msg, `did you mean "synchronize"?`)
 	p.shot("editor-03-did-you-mean")
+	// The screenshot resizes the page, which may close the tooltip: hover again.
+	p.hoverWord("                synchronise: true", "synchronise")
+	p.waitFor(`document.querySelector('.cm-tooltip-lint .cm-diagnosticAction')`, "the rename action")
 	p.afterRun(func() { p.do(chromedp.Click(chromedp.CSS(".cm-tooltip-lint .cm-diagnosticAction"))) })
 	assert.Contains(t, eval[string](p, `genplayPlayground.text()`), "                synchronize: true\n")
 	p.waitFor(`!document.querySelector('#editor .cm-lintRange-error')`, "the marker to go")
