@@ -6,6 +6,11 @@
 // (src/embed.js), and copies the sample documentation page docs/ to
 // dist/docs/.
 //
+// The scenario editor's completion, hover docs and "did you mean" on
+// unknown-field markers (src/complete.js) read src/fieldref.json, which
+// engine/fieldref generates from the schemas the engine validates against
+// (a test there keeps the checked-in file current).
+//
 // The package's Go code is [Handler], which serves dist/ with the production
 // headers and its files precompressed (genplay serve uses it), and the
 // browser tests: they serve dist/ with Handler and drive headless Chromium

@@ -108,3 +108,8 @@ var exceptionSchema = topLevel(schema.Object(map[string]*schema.Schema{
 	"properties":   schema.StringMap(),
 	"reportResult": schema.Str("skip", "pass"),
 }, "policyRefs"))
+
+// Schema returns the CRD schema of a GeneratingPolicy (and of a
+// NamespacedGeneratingPolicy: the same), the one Parse checks against;
+// engine/fieldref describes it for the editor.
+func Schema() *schema.Schema { return policySchema }

@@ -193,3 +193,8 @@ var schemas = map[string]*schema.Schema{
 	"v1":      policySchema("v1"),
 	"v2beta1": policySchema("v2beta1"),
 }
+
+// Schema returns the CRD schema of a kyverno.io ClusterPolicy or Policy of
+// the version ("v1", "v2beta1"), or nil. It is the one Parse checks
+// against; engine/fieldref describes it for the editor.
+func Schema(version string) *schema.Schema { return schemas[version] }

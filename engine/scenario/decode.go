@@ -168,7 +168,7 @@ func (n node) timeouts(key string) Timeouts {
 	if !ok {
 		return Timeouts{}
 	}
-	t.only(key, "apply", "assert", "cleanup", "delete", "error", "exec")
+	t.only(key, timeoutsFields...)
 	return Timeouts{
 		Apply: t.duration("apply"), Assert: t.duration("assert"), Cleanup: t.duration("cleanup"),
 		Delete: t.duration("delete"), Error: t.duration("error"), Exec: t.duration("exec"),

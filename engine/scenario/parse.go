@@ -54,6 +54,16 @@ var (
 	stepFields = []string{"name", "use", "description", "timeouts", "deletionPropagationPolicy", "cluster", "clusters",
 		"skipDelete", "template", "compiler", "bindings", "try", "catch", "finally", "cleanup"}
 
+	testRootFields = []string{"apiVersion", "kind", "metadata", "spec"}
+	useFields      = []string{"template", "with"}
+	withFields     = []string{"bindings"}
+	bindingFields  = []string{"name", "value", "compiler"}
+	refFields      = []string{"apiVersion", "kind", "namespace", "name", "labels"}
+	waitForFields  = []string{"creation", "deletion", "condition", "jsonPath"}
+	expectFields   = []string{"match", "check"}
+	outputFields   = []string{"name", "value", "match", "compiler"}
+	timeoutsFields = []string{"apply", "assert", "cleanup", "delete", "error", "exec"}
+
 	bindingName = regexp.MustCompile(`^(?:\w+|\(.+\))$`)
 )
 
@@ -91,7 +101,7 @@ func Parse(file string, data []byte) ([]*Test, source.Diagnostics) {
 func hasErrors(diags source.Diagnostics) bool { return diags.HasErrors() }
 
 func parseTest(d decoder, root node) *Test {
-	root.only("a Test", "apiVersion", "kind", "metadata", "spec")
+	root.only("a Test", testRootFields...)
 	t := &Test{File: d.doc.File, Pos: d.pos(nil)}
 	if md, ok := d.object(root.at("metadata"), root.m["metadata"], "metadata"); ok {
 		t.Name = md.str("name")
@@ -145,14 +155,14 @@ func parseStep(s node, testTemplate bool) Step {
 	}
 	if v, ok := s.m["use"]; ok {
 		if u, ok := s.d.object(s.at("use"), v, "use"); ok {
-			u.only("use", "template", "with")
+			u.only("use", useFields...)
 			step.Use = &Use{Template: u.str("template"), Pos: s.d.pos(u.at("template"))}
 			if step.Use.Template == "" {
 				s.d.errorf(u.path, "use.template is required")
 			}
 			if w, ok := u.m["with"]; ok {
 				if with, ok := s.d.object(u.at("with"), w, "use.with"); ok {
-					with.only("use.with", "bindings")
+					with.only("use.with", withFields...)
 					step.Use.With = parseBindings(with, "bindings")
 				}
 			}
@@ -177,7 +187,7 @@ func parseBindings(n node, key string) []Binding {
 		if !ok {
 			continue
 		}
-		b.only("a binding", "name", "value", "compiler")
+		b.only("a binding", bindingFields...)
 		name := b.str("name")
 		if !bindingName.MatchString(name) {
 			n.d.errorf(b.at("name"), "invalid binding name %q (letters, digits and _ only)", name)
@@ -269,7 +279,7 @@ func parseOperation(o node, section string, allowed []string, template bool) (Op
 	case OpDelete:
 		if v, ok := b.m["ref"]; ok {
 			if r, ok := b.d.object(b.at("ref"), v, "ref"); ok {
-				r.only("delete.ref", "apiVersion", "kind", "namespace", "name", "labels")
+				r.only("delete.ref", refFields...)
 				op.Ref = &ObjectRef{APIVersion: r.str("apiVersion"), Kind: r.str("kind"), Namespace: r.str("namespace"),
 					Name: r.str("name"), Labels: r.stringMap("labels")}
 				if op.Ref.APIVersion == "" || op.Ref.Kind == "" {
@@ -285,7 +295,7 @@ func parseOperation(o node, section string, allowed []string, template bool) (Op
 			Name: b.str("name"), Selector: b.str("selector")}
 		if v, ok := b.m["for"]; ok {
 			if f, ok := b.d.object(b.at("for"), v, "wait.for"); ok {
-				f.only("wait.for", "creation", "deletion", "condition", "jsonPath")
+				f.only("wait.for", waitForFields...)
 				op.Wait = f.m
 			}
 		} else if typ == OpWait {
@@ -313,7 +323,7 @@ func parseOperation(o node, section string, allowed []string, template bool) (Op
 		if !ok {
 			continue
 		}
-		e.only("an expect entry", "match", "check")
+		e.only("an expect entry", expectFields...)
 		if !e.has("check") {
 			b.d.errorf(e.path, "expect needs check")
 		}
@@ -324,7 +334,7 @@ func parseOperation(o node, section string, allowed []string, template bool) (Op
 		if !ok {
 			continue
 		}
-		e.only("an output", "name", "value", "match", "compiler")
+		e.only("an output", outputFields...)
 		op.Outputs = append(op.Outputs, Output{Name: e.str("name"), Value: e.m["value"], Match: e.m["match"]})
 	}
 	return op, true

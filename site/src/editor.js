@@ -6,6 +6,7 @@ import { yaml } from '@codemirror/lang-yaml';
 import { HighlightStyle, syntaxHighlighting, indentOnInput, bracketMatching, foldGutter, foldKeymap } from '@codemirror/language';
 import { lintGutter, setDiagnostics } from '@codemirror/lint';
 import { tags } from '@lezer/highlight';
+import { authoring, didYouMean } from './complete.js';
 
 const highlight = HighlightStyle.define([
   { tag: [tags.propertyName, tags.definition(tags.propertyName)], color: 'var(--hl-key)' },
@@ -108,7 +109,7 @@ export function createEditor(parent, { doc, label, onChange, onRun }) {
         lineNumbers(), highlightActiveLineGutter(), foldGutter(), drawSelection(), history(),
         indentOnInput(), bracketMatching(), highlightActiveLine(), lintGutter(),
         keymap.of([...runKey, indentWithTab, ...defaultKeymap, ...historyKeymap, ...foldKeymap]),
-        yaml(), syntaxHighlighting(highlight), celHighlight, theme, EditorView.lineWrapping,
+        yaml(), syntaxHighlighting(highlight), celHighlight, theme, EditorView.lineWrapping, authoring(),
         EditorState.tabSize.of(2),
         EditorView.contentAttributes.of({ 'aria-label': label }),
         EditorView.updateListener.of((u) => { if (u.docChanged && onChange) onChange(u.state.doc.toString()); }),
@@ -135,7 +136,7 @@ export function showDiagnostics(view, diagnostics) {
     if (/<input>:\d+:\d+/.test(d.message || '') && from < line.to) {
       to = from + /^(?:[\w.]+|.)/.exec(line.text.slice(from - line.from))[0].length;
     }
-    return { from, to, severity: d.severity === 'warning' ? 'warning' : 'error', message: d.message };
+    return didYouMean(view.state, { from, to, severity: d.severity === 'warning' ? 'warning' : 'error', message: d.message });
   });
   view.dispatch(setDiagnostics(view.state, list));
 }
