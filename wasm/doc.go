@@ -63,6 +63,14 @@
 // has no room. A tool call loads the full build first (with the events
 // below) and is answered there. Like run, tool never rejects.
 //
+// The tools:
+//
+//	export(text, {file?}) -> {text: string, asserts: number, errors: number}
+//	    the scenario as a chainsaw Test that checks, after each operation,
+//	    what Kyverno did (package engine/export, the CLI's genplay export):
+//	    the text as written, with assert and error operations inserted.
+//	    error when the scenario does not load, fails or is skipped.
+//
 // install({wasmURL, fullWasmURL, ...}) loads the core build first. With
 // fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose
 // answer from the core build is its "no CEL engine" skip) first loads the

@@ -18,4 +18,6 @@ const build = "full"
 // tools are the authoring tools of the engine (genplay.tool, registered by
 // tools_full.go); only the full build has them, so the loader sends every
 // tool call here.
-var tools = map[string]bridge.Tool{}
+var tools = map[string]bridge.Tool{
+	"export": exportTool, // tool_export.go
+}
