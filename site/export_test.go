@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/site/examples"
 )
 
 var (
@@ -167,5 +168,33 @@ func TestPlaygroundReasonLinks(t *testing.T) {
 		}
 	}
 	assert.True(t, found, "a generateExisting reason links to the GeneratingPolicy docs: %v", links())
+
+	t.Run("every link of the gallery goes to a section kyverno.io has", func(t *testing.T) {
+		p.t = t
+		// The sections of the two pages, as their headings are written in
+		// kyverno/website (src/content/docs/docs/policy-types/).
+		const cpol, gpol = "https://kyverno.io/docs/policy-types/cluster-policy/generate/", "https://kyverno.io/docs/policy-types/generating-policy/"
+		known := map[string]bool{cpol: true, gpol: true}
+		for _, a := range []string{"data-source", "clone-source", "cloning-multiple-resources", "foreach", "linking-trigger-with-downstream",
+			"generate-for-existing-resources", "how-it-works"} {
+			known[cpol+"#"+a] = true
+		}
+		for _, a := range []string{"synchronization", "synchronization-with-a-clone-source", "generating-for-existing-resources",
+			"policy-scope", "generator-library"} {
+			known[gpol+"#"+a] = true
+		}
+		list, err := examples.All()
+		require.NoError(t, err)
+		seen := map[string]bool{}
+		for _, ex := range list {
+			p.loadExample(ex.File)
+			for event, href := range links() {
+				assert.True(t, known[href], "%s: %s links to %s", ex.File, event, href)
+				seen[href] = true
+			}
+		}
+		assert.GreaterOrEqual(t, len(seen), 5, "the gallery's reasons link to several sections: %v", seen)
+		t.Logf("sections linked from the gallery: %v", seen)
+	})
 }
 
