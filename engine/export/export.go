@@ -18,8 +18,8 @@
 // differently (uid, resourceVersion, creationTimestamp, generation,
 // managedFields, status, the uids in Kyverno's trigger and source labels and
 // in ownerReferences), and the test namespace genplay fixes, when the Test
-// does not name one, is written ($namespace), since chainsaw picks a random
-// one.
+// does not name one, is written ($namespace) (or joined around $namespace
+// in a longer string), since chainsaw picks a random one.
 //
 // One implementation serves the CLI (genplay export) and the browser (the
 // full build's "export" tool).
@@ -429,11 +429,29 @@ func templateNamespace(v any, ns string) any {
 		if t == ns {
 			return "($namespace)"
 		}
+		if strings.Contains(t, ns) {
+			// A name made from the namespace: join its parts around it.
+			var parts []string
+			for i, p := range strings.Split(t, ns) {
+				if i > 0 {
+					parts = append(parts, "$namespace")
+				}
+				if p != "" {
+					parts = append(parts, jmespathString(p))
+				}
+			}
+			return "(join('', [" + strings.Join(parts, ", ") + "]))"
+		}
 		if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
 			return `\` + t + `\` // a literal, not an expression
 		}
 	}
 	return v
+}
+
+// jmespathString is s as a JMESPath raw string literal.
+func jmespathString(s string) string {
+	return "'" + strings.ReplaceAll(s, `'`, `\'`) + "'"
 }
 
 // refObject is the object to check the absence of.

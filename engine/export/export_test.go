@@ -91,6 +91,23 @@ func TestExportKeepsTheTextAndChecksWhatKyvernoDid(t *testing.T) {
 	assert.Equal(t, r.Text, again.Text, "the same scenario exports to the same bytes")
 }
 
+// TestExportTemplatesNamesMadeFromTheNamespace: a value that holds the test
+// namespace inside it is written as a join around $namespace.
+func TestExportTemplatesNamesMadeFromTheNamespace(t *testing.T) {
+	text := strings.NewReplacer("name: copy\n", "name: '{{request.object.metadata.namespace}}-copy'\n",
+		"from: '{{request.object.metadata.namespace}}'", "from: \"it's {{request.object.metadata.namespace}}\"",
+		"name: copy}", "name: chainsaw-test-copy}").Replace(scenario)
+	r, err := export.Test("t.yaml", []byte(text), opts)
+	require.NoError(t, err)
+	assert.Contains(t, r.Text, `name: (join('', [$namespace, '-copy']))`)
+	assert.Contains(t, r.Text, `from: (join('', ['it\'s ', $namespace]))`)
+	for _, line := range strings.Split(r.Text, "\n") {
+		if !strings.Contains(line, "# genplay:") && !strings.Contains(line, "name: chainsaw-test-copy}") {
+			assert.NotContains(t, line, engine.TestNamespace, "the checks do not name the namespace chainsaw picks at random")
+		}
+	}
+}
+
 func TestExportKeepsCRLF(t *testing.T) {
 	crlf := strings.ReplaceAll(scenario, "\n", "\r\n")
 	r, err := export.Test("t.yaml", []byte(crlf), opts)
