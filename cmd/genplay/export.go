@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/export"
@@ -52,7 +54,9 @@ func exportCommand(args []string, stdout, stderr io.Writer) (code int) {
 		return 3
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "genplay export: %v\n", err)
+		// Name the files as the user did (the engine reads them in rootFS).
+		names := strings.NewReplacer(name, filepath.ToSlash(file), path.Dir(name)+"/", filepath.ToSlash(filepath.Dir(file))+"/")
+		fmt.Fprintf(stderr, "genplay export: %s\n", names.Replace(err.Error()))
 		return 1
 	}
 	if *out == "" {

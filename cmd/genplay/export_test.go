@@ -86,3 +86,50 @@ func TestExportedTestCatchesAChangedPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestExportRefusesAFailingScenario: a scenario that fails is not exported;
+// the message names the file as the user wrote it.
+func TestExportRefusesAFailingScenario(t *testing.T) {
+	at := strings.LastIndex(passingTest, "level: info")
+	failing := passingTest[:at] + "level: debug" + passingTest[at+len("level: info"):] // the assert no longer holds
+	bad := filepath.Join(t.TempDir(), "failing.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(failing), 0o644))
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 1, run([]string{"export", bad}, strings.NewReader(""), &stdout, &stderr))
+	assert.Empty(t, stdout.String())
+	assert.Contains(t, stderr.String(), "genplay export: the scenario fails at "+filepath.ToSlash(bad)+":")
+	assert.Contains(t, stderr.String(), "export a scenario that passes")
+
+	stderr.Reset()
+	assert.Equal(t, 2, run([]string{"export"}, strings.NewReader(""), &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "want exactly one scenario file")
+}
+
+// TestExportedConformanceTestsPass: every test of Kyverno's conformance
+// suites that genplay runs to a pass exports to a test (with their files:
+// and step templates, whose checks go in steps of their own) that passes
+// genplay test too.
+func TestExportedConformanceTestsPass(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.CopyFS(root, os.DirFS(conformanceDir(t))))
+	var tests []string
+	require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Name() == "chainsaw-test.yaml" {
+			tests = append(tests, p)
+		}
+		return err
+	}))
+	exported := 0
+	for _, file := range tests {
+		var stdout, stderr bytes.Buffer
+		out := filepath.Join(filepath.Dir(file), "exported-test.yaml")
+		if run([]string{"export", "-o", out, file}, strings.NewReader(""), &stdout, &stderr) != 0 {
+			continue // the scenario does not pass in genplay: nothing to export
+		}
+		exported++
+		text, _, code := genplayTest(t, out)
+		assert.Equal(t, 0, code, "the export of %s passes genplay test:\n%s", file, text)
+	}
+	t.Logf("%d of %d conformance tests export, and their exports pass genplay test", exported, len(tests))
+	assert.GreaterOrEqual(t, exported, 160, "as many tests export as pass in genplay (run -o: chart permissions)")
+}
