@@ -102,6 +102,7 @@ site: site/node_modules/.package-lock.json ## build the playground into site/dis
 	$(WASM) $(GO) build -trimpath $(WASMGCFLAGS) -ldflags="$(LDFLAGS)" -o $(DIST)/genplay.wasm ./wasm
 	$(WASM) $(GO) build -tags $(WASMTAGSCEL) -trimpath $(WASMGCFLAGSCEL) -ldflags="$(LDFLAGS)" -o $(DIST)/genplay-cel.wasm ./wasm
 	cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(DIST)/wasm_exec.js
+	$(GO) run ./site/aboutgen
 	cd site && node build.mjs
 
 serve: site ## build the playground and serve it and the API on http://127.0.0.1:8080/ (ADDR=host:port)

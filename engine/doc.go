@@ -13,6 +13,8 @@
 // through the narrow kubectl.Session this package implements), and this
 // package on top.
 //
+// The Kyverno release genplay follows is [KyvernoVersion].
+//
 // # Where genplay knowingly differs from a real cluster with Kyverno
 //
 // This list is the one place these differences are written down; the

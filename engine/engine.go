@@ -9,6 +9,12 @@ import (
 	"github.com/genplay/genplay/engine/scenario"
 )
 
+// KyvernoVersion is the Kyverno release whose behaviour genplay follows:
+// the one place it is written (the Makefile's KYVERNO_VERSION, for the
+// differential tests, and the playground's About panel are checked
+// against it).
+const KyvernoVersion = "v1.19.0"
+
 // Options change how a scenario runs.
 type Options struct {
 	// Override, when set, forces synchronize and orphanDownstreamOnPolicyDelete

@@ -4,7 +4,8 @@
 // wasm/doc.go for the JavaScript contract and when the full one loads). The same build
 // makes dist/embed.js, the loader of the documentation players
 // (src/embed.js), and copies the sample documentation page docs/ to
-// dist/docs/.
+// dist/docs/. Before bundling it runs aboutgen, which writes src/about.json
+// (the About panel: engine.KyvernoVersion and engine/doc.go's differences).
 //
 // The scenario editor's completion, hover docs and "did you mean" on
 // unknown-field markers (src/complete.js) read src/fieldref.json, which

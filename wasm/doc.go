@@ -93,6 +93,12 @@
 //	  An error (bad YAML, no Test, no ClusterPolicy or Policy to convert, a
 //	  converted scenario that does not load) says why, "file:line:col: ...".
 //
+//	export(text, {file?}) -> {text: string, asserts: number, errors: number}
+//	    the scenario as a chainsaw Test that checks, after each operation,
+//	    what Kyverno did (package engine/export, the CLI's genplay export):
+//	    the text as written, with assert and error operations inserted.
+//	    error when the scenario does not load, fails or is skipped.
+//
 // install({wasmURL, fullWasmURL, ...}) loads the core build first. With
 // fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose
 // answer from the core build is its "no CEL engine" skip) first loads the

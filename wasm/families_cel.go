@@ -21,4 +21,5 @@ const build = "full"
 // tool call here.
 var tools = map[string]bridge.Tool{
 	"migrate": authoring.Migrate, // issue 13: Convert to GeneratingPolicy
+	"export":  authoring.Export,  // issue 15: Export as test
 }

@@ -15,13 +15,15 @@ Usage:
   genplay run [-o text|json] [--no-color] FILE   run a scenario (a chainsaw Test) and print its timeline
   genplay test [--json] [-v] [--permissions P] PATH...
                                                    run chainsaw tests and kyverno-test.yaml files; PASS|FAIL|SKIP per test
+  genplay export [-o OUT] FILE                     the scenario as a chainsaw Test that asserts, after each operation,
+                                                   what Kyverno did (readiness of policies, downstreams present or absent)
   genplay migrate [-o yaml|json] FILE...           convert ClusterPolicy/Policy generate rules to GeneratingPolicies
   genplay migrate --compare [-o text|json] SCENARIO
                                                    run a scenario as written and converted; where the clusters differ
   genplay serve [--addr HOST:PORT] [--dir DIR]     serve the playground (default 127.0.0.1:8080, site/dist)
   genplay help                                     show this help
 
-Exit codes: 0 success, 1 the scenario failed (an assertion or an operation; migrate: something could not
+Exit codes: 0 success, 1 the scenario failed (an assertion or an operation; export: it cannot be exported; migrate: something could not
 be converted faithfully, or the compared runs differ), 2 bad usage or bad input, 3 internal error in genplay,
 or a run stopped by a safety net: more than 2 minutes or 4 GiB of memory (your input is kept). Files are
 read only when regular and at most 2 MiB.
@@ -48,6 +50,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runCommand(args[1:], stdin, stdout, stderr)
 	case "test":
 		return testCommand(args[1:], stdout, stderr)
+	case "export":
+		return exportCommand(args[1:], stdout, stderr)
 	case "migrate":
 		return migrateCommand(args[1:], stdout, stderr)
 	case "serve":

@@ -10,6 +10,9 @@ import { createEditor, getText, setText, showDiagnostics, gotoLine } from './edi
 import { appendStep, removeStep, stepNames, sourceResource, setGenerateFields, testName, manifest, ops, refOf, refString, toYAML, fromYAML } from './scenario.js';
 import * as share from './share.js';
 import { installConvert } from './convert.js';
+import { setupExportTest } from './exporttest.js';
+import { setupAbout } from './about.js';
+import { docLink } from './reasondocs.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';
 import cloneSecret from '../examples/clone-registry-secret.yaml';
@@ -441,7 +444,7 @@ function eventLine(e) {
     h('span', { class: `badge action ${e.action}` }, e.action), ' ',
     e.object ? h('span', { class: 'ref' }, refString(e.object)) : '',
     e.policy ? h('span', { class: 'sub' }, ` (${e.policy}${e.rule ? ` / ${e.rule}` : ''})`) : '',
-    e.reason ? h('div', { class: 'reason' }, e.reason) : '');
+    e.reason ? h('div', { class: 'reason' }, e.reason, ' ', docLink(e)) : '');
 }
 
 // expectation says what a failed step expected, in words.
@@ -1022,6 +1025,8 @@ $('#run').addEventListener('click', () => run('edit'));
 $('#stop').addEventListener('click', () => genplay.stop());
 $('#share').addEventListener('click', shareLink);
 $('#export').addEventListener('click', exportTest);
+setupExportTest({ genplay, anchor: $('#export'), getText: () => getText(editor), fileName: testName, setStatus });
+setupAbout({ anchor: $('#import') });
 $('#import').addEventListener('click', () => { $('#import-text').value = ''; $('#import-dialog').showModal(); });
 $('#import-cancel').addEventListener('click', () => $('#import-dialog').close());
 $('#import-file').addEventListener('change', async (ev) => {

@@ -1,0 +1,136 @@
+// Command aboutgen writes site/src/about.json, what the playground's About
+// panel shows: the Kyverno version genplay follows (engine.KyvernoVersion)
+// and the list of where the simulation knowingly differs from Kyverno, read
+// from engine/doc.go's package comment, the one place it is written. The
+// Makefile's site target runs it; a test fails when the committed file is
+// stale.
+//
+//	go run ./site/aboutgen [-doc engine/doc.go] [-o site/src/about.json]
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"go/doc/comment"
+	"go/parser"
+	"go/token"
+	"os"
+	"strings"
+
+	"github.com/genplay/genplay/engine"
+)
+
+// Heading is the section of engine/doc.go the panel shows.
+const Heading = "Where genplay knowingly differs from a real cluster with Kyverno"
+
+// About is the JSON the panel reads.
+type About struct {
+	Kyverno string `json:"kyverno"` // engine.KyvernoVersion
+	Source  string `json:"source"`  // where the differences are written
+	Heading string `json:"heading"`
+	// Intro are the paragraphs between the heading and the list.
+	Intro []string `json:"intro"`
+	// Differences are the list's items, as plain text (paragraphs joined
+	// with a blank line).
+	Differences []string `json:"differences"`
+}
+
+func main() {
+	docPath := flag.String("doc", "engine/doc.go", "the engine's package documentation")
+	out := flag.String("o", "site/src/about.json", "the file to write")
+	flag.Parse()
+	src, err := os.ReadFile(*docPath)
+	if err == nil {
+		var data []byte
+		if data, err = Generate(src); err == nil {
+			err = os.WriteFile(*out, data, 0o644)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "aboutgen: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// Generate reads the package comment of src (engine/doc.go) and returns
+// about.json.
+func Generate(src []byte) ([]byte, error) {
+	f, err := parser.ParseFile(token.NewFileSet(), "doc.go", src, parser.ParseComments|parser.PackageClauseOnly)
+	if err != nil {
+		return nil, err
+	}
+	if f.Doc == nil {
+		return nil, errors.New("doc.go has no package comment")
+	}
+	var p comment.Parser
+	d := p.Parse(f.Doc.Text())
+	a := About{Kyverno: engine.KyvernoVersion, Source: "engine/doc.go", Heading: Heading, Intro: []string{}, Differences: []string{}}
+	in := false
+	for _, b := range d.Content {
+		switch b := b.(type) {
+		case *comment.Heading:
+			if in {
+				return finish(a)
+			}
+			in = text(b.Text) == Heading
+		case *comment.Paragraph:
+			if in && len(a.Differences) == 0 {
+				a.Intro = append(a.Intro, text(b.Text))
+			}
+		case *comment.List:
+			if !in {
+				continue
+			}
+			for _, item := range b.Items {
+				var paras []string
+				for _, c := range item.Content {
+					if para, ok := c.(*comment.Paragraph); ok {
+						paras = append(paras, text(para.Text))
+					}
+				}
+				a.Differences = append(a.Differences, strings.Join(paras, "\n\n"))
+			}
+		}
+	}
+	return finish(a)
+}
+
+func finish(a About) ([]byte, error) {
+	if len(a.Differences) == 0 {
+		return nil, fmt.Errorf("doc.go has no list under the heading %q", Heading)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(a); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// text is a comment's text as one line: its words, without the line
+// breaks of the source.
+func text(ts []comment.Text) string {
+	var b strings.Builder
+	var walk func([]comment.Text)
+	walk = func(ts []comment.Text) {
+		for _, t := range ts {
+			switch t := t.(type) {
+			case comment.Plain:
+				b.WriteString(string(t))
+			case comment.Italic:
+				b.WriteString(string(t))
+			case *comment.Link:
+				walk(t.Text)
+			case *comment.DocLink:
+				walk(t.Text)
+			}
+		}
+	}
+	walk(ts)
+	return strings.Join(strings.Fields(b.String()), " ")
+}
