@@ -52,8 +52,15 @@ export function mark(view, ranges) {
   view.dispatch({ effects: setMarks.of(Decoration.set(list, true)) });
 }
 
-/** reveal scrolls the editor so that pos is near its top, without moving the cursor or the focus. */
+/**
+ * reveal scrolls the editor so that pos's line is near its top, without
+ * moving the cursor or the focus, and only the editor (CodeMirror's
+ * scrollIntoView would scroll the page as well).
+ */
 export function reveal(view, pos) {
   const at = Math.max(0, Math.min(pos, view.state.doc.length));
-  view.dispatch({ effects: EditorView.scrollIntoView(at, { y: 'start', yMargin: 24 }) });
+  view.requestMeasure({
+    read: () => view.lineBlockAt(at).top,
+    write: (top) => { view.scrollDOM.scrollTop = Math.max(0, top - 24); },
+  });
 }
