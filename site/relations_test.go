@@ -3,7 +3,10 @@
 package site
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -80,6 +83,49 @@ func TestPlaygroundRelations(t *testing.T) {
 			p.selectObject(source)
 			assert.Equal(t, "copy", p.relation(cp), "selecting the source marks its copies")
 			assert.Equal(t, "", p.relation("Namespace team-a"))
+		})
+	}
+}
+
+// elementShot saves a screenshot of the element sel under test-output/.
+func (p *page) elementShot(sel, name string) {
+	p.t.Helper()
+	png, err := chromedp.Run(p.ctx, chromedp.Screenshot(chromedp.CSS(sel)))
+	require.NoError(p.t, err)
+	require.NoError(p.t, os.MkdirAll(outputDir, 0o755))
+	require.NoError(p.t, os.WriteFile(filepath.Join(outputDir, name+".png"), png, 0o644))
+	p.t.Logf("screenshot: site/%s/%s.png", outputDir, name)
+}
+
+// TestRelationsDiagramGallery loads every gallery example and checks that
+// the diagram of its last step shows each object the cluster view says
+// Kyverno generated, with an edge from its trigger and one from its rule.
+func TestRelationsDiagramGallery(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("examples", "examples.json"))
+	require.NoError(t, err)
+	var gallery []struct{ File string }
+	require.NoError(t, json.Unmarshal(raw, &gallery))
+	require.NotEmpty(t, gallery)
+	p := newBrowser(t).page(true)
+	p.open("")
+	for i, ex := range gallery {
+		t.Run(ex.File, func(t *testing.T) {
+			p.t = t
+			p.darkMode(i%2 == 1)
+			p.loadExample(ex.File)
+			generated := eval[[]string](p, `[...document.querySelectorAll('#cluster button.object.generated')].map(b => b.dataset.ref).sort()`)
+			require.NotEmpty(t, generated, "the example generates something")
+			nodes := eval[[]string](p, `[...document.querySelectorAll('#relations .rel-node.col-downstream')].map(n => n.dataset.node).sort()`)
+			assert.Equal(t, generated, nodes, "one diagram node per downstream")
+			for _, ref := range generated {
+				from := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll('#relations .rel-edge.generate')].filter(e => e.dataset.to === %s).map(e => e.dataset.from)`, js(ref)))
+				require.Len(t, from, 1, "one trigger edge into %s", ref)
+				assert.True(t, eval[bool](p, fmt.Sprintf(`[...document.querySelectorAll('#relations .rel-edge.generate')].some(e => e.dataset.to === %s)`, js(from[0]))),
+					"an edge from the rule into the trigger %s of %s", from[0], ref)
+			}
+			assert.Equal(t, eval[int](p, `document.querySelectorAll('#relations .rel-edge').length`),
+				eval[int](p, `document.querySelectorAll('#relations svg path.edge').length`), "every edge is drawn")
+			p.elementShot("#relations", "relations-gallery-"+strings.TrimSuffix(ex.File, ".yaml"))
 		})
 	}
 }
