@@ -48,6 +48,7 @@ func TestPlaygroundRelations(t *testing.T) {
 		assert.Equal(t, "", p.relation("Namespace default"), "an unrelated namespace is not marked")
 		assert.True(t, p.litEdge("Namespace team-a", netpol), "the diagram shows the trigger → downstream edge")
 		assert.Contains(t, p.markedLines("cm-rel-selected"), "name: team-a", "the scenario marks where the trigger is written")
+		assert.Contains(t, p.markedLines("cm-rel-downstream"), "namespace: team-a", "and the assert of its downstream")
 		p.shot("relations-01-trigger-selected")
 
 		p.selectObject(netpol)

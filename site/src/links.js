@@ -8,7 +8,7 @@ import { h, replace, $ } from './dom.js';
 import { getText } from './editor.js';
 import { operations, locate, stepAt, canMove, moveOperation, moveChainsawStep, removeOperation, removeChainsawStep } from './steps.js';
 import { links, related, lines, diagram, drawEdges } from './relations.js';
-import { installMarks, mark, reveal } from './marks.js';
+import { installMarks, mark, reveal, revealAny } from './marks.js';
 
 // roleLabels say, on an object, how it relates to the selected one.
 const roleLabels = {
@@ -42,6 +42,8 @@ export function createLinks(app) {
     try { text = f(getText(editor)); } catch (e) { app.setStatus(`cannot ${what}: ${e.message}`, 'error'); return; }
     app.edit(text);
   };
+
+  let shown = null; // the selection whose lines were last revealed
 
   const tool = (label, action, title, disabled, fn) => h('button', {
     type: 'button', class: 'step-tool', dataset: { action }, title, 'aria-label': title, disabled, onclick: fn,
@@ -105,6 +107,9 @@ export function createLinks(app) {
       }
       const text = getText(editor);
       const ranges = lines(text, state.selected, rel, list).map((r) => ({ ...r, class: `cm-rel cm-rel-${r.role}` }));
+      // A new selection shows its lines when none of them is in view.
+      if (state.selected !== shown) revealAny(editor, ranges.map((r) => r.from));
+      shown = state.selected;
       const op = located().at[state.step];
       if (op) ranges.push({ from: op.from, to: op.to, class: 'cm-step-line' });
       mark(editor, ranges);

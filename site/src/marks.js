@@ -64,3 +64,16 @@ export function reveal(view, pos) {
     write: (top) => { view.scrollDOM.scrollTop = Math.max(0, top - 24); },
   });
 }
+
+/** revealAny reveals the first of positions unless one of them is already in the editor's view. */
+export function revealAny(view, positions) {
+  if (!positions.length) return;
+  view.requestMeasure({
+    read: () => {
+      const top = view.scrollDOM.scrollTop;
+      const bottom = top + view.scrollDOM.clientHeight;
+      return positions.some((p) => { const b = view.lineBlockAt(Math.min(p, view.state.doc.length)); return b.top >= top && b.bottom <= bottom; });
+    },
+    write: (seen) => { if (!seen) reveal(view, Math.min(...positions)); },
+  });
+}

@@ -11,7 +11,7 @@
 // downstreams (and clone source → copies).
 import YAML from 'yaml';
 import { h } from './dom.js';
-import { parse, writes, refOf, refString } from './scenario.js';
+import { parse, refOf, refString } from './scenario.js';
 
 const LABEL = 'generate.kyverno.io/';
 const keyOf = (o) => refString(refOf(o));
@@ -105,18 +105,39 @@ export function related(list, selected) {
 
 // ---------------------------------------------------------------- lines in the scenario
 
+// mentions yields every object node an operation of the scenario names:
+// the resource of a write, an assert or an error, and a delete's ref.
+function* mentions(doc) {
+  const steps = doc.getIn(['spec', 'steps'], true);
+  if (!YAML.isSeq(steps)) return;
+  for (const step of steps.items) {
+    for (const block of ['try', 'catch', 'finally']) {
+      const ops = YAML.isMap(step) ? step.get(block, true) : null;
+      if (!YAML.isSeq(ops)) continue;
+      for (const op of ops.items) {
+        if (!YAML.isMap(op)) continue;
+        for (const [type, field] of [['apply', 'resource'], ['create', 'resource'], ['update', 'resource'], ['patch', 'resource'],
+          ['assert', 'resource'], ['error', 'resource'], ['delete', 'ref']]) {
+          const res = op.getIn([type, field], true);
+          if (YAML.isMap(res)) yield res;
+        }
+      }
+    }
+  }
+}
+
 const sameRef = (res, key) => {
   const kind = res.get('kind');
-  const name = res.getIn(['metadata', 'name']);
-  const ns = res.getIn(['metadata', 'namespace']);
+  const name = res.getIn(['metadata', 'name']) ?? res.get('name');
+  const ns = res.getIn(['metadata', 'namespace']) ?? res.get('namespace');
   if (typeof kind !== 'string' || typeof name !== 'string') return false;
   // A namespaced object written without its namespace is in the test's.
   return key === refString({ kind, namespace: ns, name }) || (!ns && key.startsWith(`${kind} `) && key.endsWith(`/${name}`));
 };
 
 /**
- * lines lists the character ranges of the scenario that wrote the objects
- * of roles (every write of each, in full) and the rules in rules, each with
+ * lines lists the character ranges of the scenario that name the objects
+ * of roles (every write, check or delete of each) and the rules in rules, each with
  * its role: [{from, to, role}]; the selected object's own writes have role
  * 'selected'.
  */
@@ -132,7 +153,7 @@ export function lines(text, selected, { roles, rules }, list) {
     if (!ruleOf.has(x.policy.key)) ruleOf.set(x.policy.key, new Set());
     ruleOf.get(x.policy.key).add(x.rule);
   }
-  for (const res of writes(doc)) {
+  for (const res of mentions(doc)) {
     if (!res.range) continue;
     for (const [key, role] of want) {
       if (!sameRef(res, key)) continue;

@@ -82,7 +82,7 @@ const WRITES = ['apply', 'create', 'update'];
 
 // writes yields every resource node that a write operation of the scenario
 // writes in full: {node} for `OP: {resource: ...}`.
-export function* writes(doc) {
+function* writes(doc) {
   const steps = doc.getIn(['spec', 'steps'], true);
   if (!YAML.isSeq(steps)) return;
   for (const step of steps.items) {
