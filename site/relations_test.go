@@ -224,4 +224,15 @@ func TestPlaygroundStepManagement(t *testing.T) {
 		assert.Equal(t, []string{"apply ClusterPolicy default-deny", "assert ClusterPolicy default-deny", "apply Namespace team-a"}, p.timelineSummaries())
 		p.shot("steps-03-operation-removed")
 	})
+
+	t.Run("a step of several operations moves and goes whole", func(t *testing.T) {
+		p.t = t
+		p.clickStepTool("apply ClusterPolicy default-deny", "move-chainsaw-step-down")
+		assert.Equal(t, []string{"apply Namespace team-a", "apply ClusterPolicy default-deny", "assert ClusterPolicy default-deny"}, p.timelineSummaries())
+		assert.False(t, p.hasObject(netpol), "created before the policy, team-a gets no NetworkPolicy")
+		p.clickStepTool("apply ClusterPolicy default-deny", "remove-chainsaw-step")
+		assert.Equal(t, []string{"apply Namespace team-a"}, p.timelineSummaries())
+		assert.NotContains(t, p.text(), "create the policy")
+		assert.True(t, eval[bool](p, `document.querySelector('#timeline li.step button[data-action="remove-step"]').disabled`), "the last step cannot be removed")
+	})
 }

@@ -6,7 +6,7 @@
 // operation type, so nothing needs to come from the engine. Edits work on
 // the text as scenario.js does: only the moved or removed lines change.
 import YAML from 'yaml';
-import { parse, stepsOf, itemStart, itemEnd } from './scenario.js';
+import { parse, stepsOf, itemStart, itemEnd, removeStep } from './scenario.js';
 
 // Operations that never make a timeline step (the simulation has converged
 // after every step; the rest are diagnostics for a real cluster).
@@ -136,13 +136,8 @@ export function removeOperation(text, op) {
   return text.slice(0, cur.from) + text.slice(cur.to);
 }
 
-/** removeChainsawStep deletes the i-th chainsaw step's lines. */
-export function removeChainsawStep(text, i) {
-  const chainsaw = operations(text);
-  if (!chainsaw[i]) throw new Error('no such step');
-  if (chainsaw.length === 1) throw new Error('the scenario needs at least one step');
-  return text.slice(0, chainsaw[i].from) + text.slice(chainsaw[i].to);
-}
+/** removeChainsawStep deletes the i-th chainsaw step's lines (scenario.js's removeStep). */
+export const removeChainsawStep = removeStep;
 
 /** moveChainsawStep swaps the i-th chainsaw step with the one before (dir -1) or after (dir 1). */
 export function moveChainsawStep(text, i, dir) {
