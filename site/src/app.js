@@ -13,6 +13,7 @@ import { installConvert } from './convert.js';
 import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { docLink } from './reasondocs.js';
+import { createLinks } from './links.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';
 import cloneSecret from '../examples/clone-registry-secret.yaml';
@@ -66,6 +67,7 @@ const state = {
   pendingStep: null, // a step to select after the next run (reload, share link)
   undo: [], // texts before each action, for Undo
   hideChurn: false, // hide metadata churn in diffs
+  ranText: null, // the text the shown result ran from
 };
 
 let engineReady = false;
@@ -242,6 +244,7 @@ async function run(reason = 'edit') {
     const failed = list.findIndex(stepFailed);
     const keepStep = reason === 'edit' && state.result && state.step < n - 1;
     state.result = result;
+    state.ranText = text;
     if (state.pendingStep !== null) {
       state.step = Math.min(Math.max(state.pendingStep, 0), Math.max(0, n - 1));
       state.pendingStep = null;
@@ -372,11 +375,10 @@ function undo() {
   run('action');
 }
 
-function removeScenarioStep(i, name) {
-  const before = getText(editor);
-  let text;
-  try { text = removeStep(before, i); } catch (e) { setStatus(`cannot remove step ${name}: ${e.message}`, 'error'); return; }
-  setEditorText(text, before);
+// editScenario applies a new scenario text as an action (Undo restores the
+// old one) and runs it.
+function editScenario(text) {
+  setEditorText(text, getText(editor));
   run('action');
 }
 
@@ -463,28 +465,20 @@ function failedStepDetail(s) {
 }
 
 function renderTimeline() {
-  const names = stepNames(getText(editor));
   const list = steps().map((s, i) => {
     const failed = stepFailed(s);
     const first = i === 0 || steps()[i - 1].stepName !== s.stepName;
-    const at = names.indexOf(s.stepName);
-    // Only while the view is this text's run, and for a step name that is
-    // the scenario's once: then the button removes the right step.
-    const removable = !state.broken && first && at >= 0 && names.lastIndexOf(s.stepName) === at && names.length > 1;
+    const tools = links.stepTools(i);
     const opClass = isCheck(s) ? (s.check?.passed ? 'check-passed' : 'check-failed') : (s.error ? 'op-failed' : '');
     return h('li', {
-      class: `step${i === state.step ? ' selected' : ''}${failed ? ' failed' : ''}`,
+      class: `step${i === state.step ? ' selected' : ''}${failed ? ' failed' : ''}${tools ? ' has-tools' : ''}`,
       dataset: { index: String(i), operation: s.operation },
     },
-    h('button', { type: 'button', class: 'step-button', 'aria-current': i === state.step ? 'step' : false, onclick: () => selectStep(i) },
+    h('button', { type: 'button', class: 'step-button', 'aria-current': i === state.step ? 'step' : false, onclick: () => { selectStep(i); links.revealStep(i); } },
       h('span', { class: 'step-no' }, `${i + 1}`), ' ',
       h('span', { class: `badge op op-${s.operation} ${opClass}` }, s.operation), ' ', s.summary,
       s.stepName && s.stepName !== s.summary && first ? h('div', { class: 'step-name' }, `step: ${s.stepName}`) : ''),
-    removable ? h('button', {
-      type: 'button', class: 'linklike remove-step', dataset: { action: 'remove-step' },
-      title: `Remove the chainsaw step "${s.stepName}" from the scenario`,
-      onclick: () => removeScenarioStep(at, s.stepName),
-    }, 'remove step') : '',
+    tools,
     failed ? failedStepDetail(s) : '',
     s.check && !failed ? h('p', { class: 'ok' }, 'check passed') : '',
     h('ol', { class: 'events' }, (s.events || []).map(eventLine)));
@@ -584,6 +578,7 @@ function renderCluster() {
   }
   replace($('#cluster'), out.length ? out : h('p', { class: 'empty' }, step ? 'The cluster is empty.' : 'No result yet.'));
   renderDetails(cluster, triggers);
+  links.renderRelations(cluster);
 }
 
 function renderDetails(cluster, triggers) {
@@ -1014,6 +1009,12 @@ const editor = createEditor($('#editor'), {
 // Convert to GeneratingPolicy (convert.js): adopting is an action, undone by Undo.
 const convert = installConvert({ genplay, scenario: () => getText(editor), adopt: (text) => { setEditorText(text, getText(editor)); run('action'); },
   showLine: (line) => gotoLine(editor, line) });
+const links = createLinks({
+  editor, state, steps, selectStep, setStatus, edit: editScenario, ranText: () => state.ranText,
+  selectObject: (key) => { state.selected = key; renderCluster(); },
+});
+$('#relations-box').addEventListener('toggle', () => links.redraw());
+window.addEventListener('resize', () => links.redraw());
 
 for (const e of examples) $('#example').append(h('option', { value: e.file }, e.title));
 $('#example').addEventListener('change', (ev) => {

@@ -6,7 +6,7 @@
 import YAML from 'yaml';
 
 /** parse returns the YAML document of a scenario, or throws on a syntax error. */
-function parse(text) {
+export function parse(text) {
   const doc = YAML.parseDocument(text);
   if (doc.errors.length) throw new Error(doc.errors[0].message);
   return doc;
@@ -21,15 +21,15 @@ const lineEnd = (text, pos) => {
 };
 
 /** stepsOf returns spec.steps as a block sequence node, or null. */
-function stepsOf(doc) {
+export function stepsOf(doc) {
   const steps = doc.getIn(['spec', 'steps'], true);
   return YAML.isSeq(steps) && !steps.flow && steps.items.length && steps.range ? steps : null;
 }
 
 // itemStart is where a sequence item's line starts (its "- "), and itemEnd
 // where its last line ends.
-const itemStart = (text, item) => lineStart(text, item.range[0]);
-const itemEnd = (text, item) => {
+export const itemStart = (text, item) => lineStart(text, item.range[0]);
+export const itemEnd = (text, item) => {
   const end = item.range[2];
   return end > 0 && text[end - 1] === '\n' ? end : lineEnd(text, Math.max(end - 1, 0));
 };
