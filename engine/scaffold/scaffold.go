@@ -1,0 +1,359 @@
+package scaffold
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/source"
+)
+
+// ScenarioFile is the file name a wrapped scenario is meant to be saved as.
+const ScenarioFile = "chainsaw-test.yaml"
+
+// Options are what Wrap may use besides the text.
+type Options struct {
+	// ReadFile reads a file a kyverno-test.yaml names, relative to the
+	// test's folder. Nil: files are not read (the browser), and the notes
+	// name the files the wrap needs.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// A Note says something about the wrap at a place of the input: a trigger
+// that could not be derived and why, what was not evaluated, a file that
+// is needed.
+type Note struct {
+	// Pos is the place in the input.
+	Pos source.Pos `json:"pos"`
+	// Line is the matching line of the scenario (0: none).
+	Line int `json:"line,omitempty"`
+	// Warning is true when the scenario will not show what the input asks
+	// for (no trigger, a file missing); false for information.
+	Warning bool   `json:"warning,omitempty"`
+	Message string `json:"message"`
+}
+
+// String renders the note as file:line:col: message.
+func (n Note) String() string {
+	s := n.Pos.String() + ": " + n.Message
+	if n.Warning {
+		s = n.Pos.String() + ": warning: " + n.Message
+	}
+	return s
+}
+
+// Result is a wrapped scenario.
+type Result struct {
+	// Scenario is the chainsaw Test text.
+	Scenario string `json:"scenario"`
+	// Unchanged is true when the input was already a chainsaw Test.
+	Unchanged bool `json:"unchanged,omitempty"`
+	// Policies counts the policies wrapped, Triggers the triggers derived.
+	Policies int    `json:"policies"`
+	Triggers int    `json:"triggers"`
+	Notes    []Note `json:"notes,omitempty"`
+	// Needs lists the files of a kyverno-test.yaml that were not read.
+	Needs []string `json:"needs,omitempty"`
+}
+
+// Wrap turns a file holding policies (or a kyverno-test.yaml) into a
+// chainsaw Test scenario. Input that is already a chainsaw Test comes back
+// unchanged. An error is returned, positioned, when the text does not parse
+// or holds no policy to wrap.
+func Wrap(file string, data []byte, opts Options) (*Result, error) {
+	if file == "" {
+		file = "policy.yaml"
+	}
+	docs, diags := source.Parse(file, data)
+	if diags.HasErrors() {
+		return nil, diags.Errors()
+	}
+	if len(docs) == 0 {
+		return nil, source.Errorf(source.Pos{File: file, Line: 1, Col: 1}, "the text is empty: paste a ClusterPolicy, Policy, GeneratingPolicy or NamespacedGeneratingPolicy")
+	}
+	for _, d := range docs {
+		obj, _ := d.Object()
+		if obj.APIVersion() == scenario.APIVersion && obj.Kind() == "Test" {
+			return &Result{Scenario: string(data), Unchanged: true}, nil
+		}
+	}
+	w := &wrapper{file: file, data: data, kinds: knownKinds()}
+	var inputs []input
+	for _, d := range docs {
+		obj, _ := d.Object()
+		if isCLITest(obj) {
+			more, err := w.cliTest(d, obj, opts)
+			if err != nil {
+				return nil, err
+			}
+			inputs = append(inputs, more...)
+			continue
+		}
+		inputs = append(inputs, input{doc: d, data: data})
+	}
+	return w.wrap(inputs)
+}
+
+// input is one document to wrap, with the text of its file.
+type input struct {
+	doc  *source.Document
+	data []byte
+	// resource marks a resource of a kyverno-test.yaml: a trigger, applied
+	// after the policies (unless it is a clone source).
+	resource bool
+}
+
+type wrapper struct {
+	file  string
+	data  []byte
+	kinds []cluster.KindInfo
+	notes []Note
+	needs []string
+	// cli is true when the input is a kyverno-test.yaml: its resources are
+	// the triggers.
+	cli bool
+}
+
+func (w *wrapper) note(pos source.Pos, warning bool, format string, args ...any) {
+	w.notes = append(w.notes, Note{Pos: pos, Warning: warning, Message: fmt.Sprintf(format, args...)})
+}
+
+// item is one object of the scenario: an input document or an object the
+// wrap adds (a Namespace, a clone source, a trigger).
+type item struct {
+	obj resource.Object
+	in  *input // nil for an added object
+	// comment precedes the operation.
+	comment string
+}
+
+// policyItem is one policy with what the wrap derived for it.
+type policyItem struct {
+	item
+	legacy *policy.Policy
+	cel    *gpol.Policy
+	steps  []triggerStep
+}
+
+// triggerStep is one trigger and what it should generate.
+type triggerStep struct {
+	rule    string // the rule's name; "" for a GeneratingPolicy
+	trigger *trigger
+	asserts []resource.Object
+	// pos is where the match is written (for the scenario line).
+	pos source.Pos
+}
+
+func (w *wrapper) wrap(inputs []input) (*Result, error) {
+	var (
+		others    []item
+		resources []item
+		policies []*policyItem
+		errs     source.Diagnostics
+	)
+	for i := range inputs {
+		in := &inputs[i]
+		obj, ok := in.doc.Object()
+		if !ok {
+			errs = append(errs, source.Errorf(in.doc.Pos(), "expected a Kubernetes object (a mapping with apiVersion and kind)"))
+			continue
+		}
+		switch {
+		case policy.IsPolicy(obj):
+			p, diags := policy.Parse(in.doc, obj)
+			if diags.HasErrors() {
+				errs = append(errs, diags.Errors()...)
+				continue
+			}
+			if p.Kind == policy.KindPolicy && p.Namespace == "" {
+				p.Namespace = "default"
+			}
+			policies = append(policies, &policyItem{item: item{obj: obj, in: in}, legacy: p})
+		case gpol.IsPolicyKind(obj):
+			p, diags := gpol.Parse(in.doc, obj)
+			if diags.HasErrors() {
+				errs = append(errs, diags.Errors()...)
+				continue
+			}
+			if p.Namespaced() && p.Namespace == "" {
+				p.Namespace = "default"
+			}
+			policies = append(policies, &policyItem{item: item{obj: obj, in: in}, cel: p})
+		case obj.APIVersion() == "" || obj.Kind() == "":
+			errs = append(errs, source.Errorf(in.doc.Pos(), "expected a Kubernetes object: apiVersion and kind are required"))
+		case in.resource || w.cli:
+			resources = append(resources, item{obj: obj, in: in})
+		default:
+			others = append(others, item{obj: obj, in: in})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if len(policies) == 0 && len(w.needs) > 0 {
+		return nil, needsError(w.file, w.needs)
+	}
+	if len(policies) == 0 {
+		return nil, source.Errorf(source.Pos{File: w.file, Line: 1, Col: 1},
+			"no policy to wrap: expected a kyverno.io ClusterPolicy or Policy, a policies.kyverno.io GeneratingPolicy or NamespacedGeneratingPolicy, a kyverno-test.yaml, or a chainsaw Test")
+	}
+	have := existing(append(others, resources...))
+	sources := map[string]bool{}
+	for _, p := range policies {
+		if p.legacy != nil {
+			for _, r := range p.legacy.Spec.Rules {
+				if g := r.Generate; g != nil && g.Clone != nil {
+					sources[key(g.Kind, g.Clone.Namespace, g.Clone.Name)] = true
+				}
+			}
+		}
+		if w.cli {
+			continue // the test's resources are the triggers
+		}
+		if p.legacy != nil {
+			w.deriveLegacy(p)
+		} else {
+			w.deriveCEL(p)
+		}
+	}
+	// A test's clone sources go first; Namespaces lead the other resources.
+	var after []item
+	for _, it := range resources {
+		if sources[key(it.obj.Kind(), it.obj.Namespace(), it.obj.Name())] {
+			others = append(others, it)
+		}
+	}
+	for _, ns := range []bool{true, false} {
+		for _, it := range resources {
+			if !sources[key(it.obj.Kind(), it.obj.Namespace(), it.obj.Name())] && (it.obj.Kind() == "Namespace") == ns {
+				after = append(after, it)
+			}
+		}
+	}
+	// Objects the policies or triggers need that the input lacks: their
+	// namespaces and clone sources, before the policies.
+	needed := w.needed(policies, append(others, after...), have)
+	res := &Result{Policies: len(policies), Needs: w.needs}
+	for _, p := range policies {
+		res.Triggers += len(p.steps)
+	}
+	text, lines := w.emit(policies, append(needed, others...), after)
+	res.Scenario = text
+	sortNotes(w.notes)
+	for _, n := range w.notes {
+		n.Line = lines.at(n.Pos)
+		res.Notes = append(res.Notes, n)
+	}
+	if _, diags := scenario.Parse(ScenarioFile, []byte(text)); diags.HasErrors() {
+		return nil, fmt.Errorf("internal error: the wrapped scenario does not parse: %w", diags.Errors())
+	}
+	return res, nil
+}
+
+// existing indexes the input's objects by kind/namespace/name.
+func existing(items []item) map[string]bool {
+	have := map[string]bool{}
+	for _, it := range items {
+		have[key(it.obj.Kind(), it.obj.Namespace(), it.obj.Name())] = true
+	}
+	return have
+}
+
+func key(kind, namespace, name string) string { return kind + "/" + namespace + "/" + name }
+
+func sortNotes(notes []Note) {
+	sort.SliceStable(notes, func(i, j int) bool {
+		a, b := notes[i].Pos, notes[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// needed returns the Namespaces and clone sources the scenario needs that
+// the input does not hold, in a fixed order.
+func (w *wrapper) needed(policies []*policyItem, others []item, have map[string]bool) []item {
+	var out []item
+	add := func(obj resource.Object, comment string) {
+		k := key(obj.Kind(), obj.Namespace(), obj.Name())
+		if have[k] {
+			return
+		}
+		have[k] = true
+		out = append(out, item{obj: obj, comment: comment})
+	}
+	namespace := func(name, why string) {
+		if name == "" || isSystemNamespace(name) {
+			return
+		}
+		add(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}, why)
+	}
+	for _, it := range others {
+		if ns := it.obj.Namespace(); ns != "" {
+			namespace(ns, "the namespace of "+it.obj.Kind()+" "+it.obj.Name())
+		}
+	}
+	for _, p := range policies {
+		if ns := p.obj.Namespace(); ns != "" {
+			namespace(ns, "the namespace of "+p.obj.Kind()+" "+p.obj.Name())
+		}
+		if p.legacy != nil {
+			for _, src := range cloneSources(p.legacy) {
+				namespace(src.Namespace(), "the namespace of the clone source")
+				add(src, fmt.Sprintf("a placeholder clone source: %s clones %s %s/%s, which the input does not hold", p.legacy.Key(), src.Kind(), src.Namespace(), src.Name()))
+			}
+		}
+	}
+	return out
+}
+
+func isSystemNamespace(name string) bool {
+	switch name {
+	case "default", "kube-node-lease", "kube-public", "kube-system", "kyverno":
+		return true
+	}
+	return false
+}
+
+// cloneSources are placeholders for the static clone sources of kinds
+// genplay can fill (ConfigMap, Secret).
+func cloneSources(p *policy.Policy) []resource.Object {
+	var out []resource.Object
+	for _, r := range p.Spec.Rules {
+		g := r.Generate
+		if g == nil || g.Clone == nil || hasVariable(g.Clone.Name) || hasVariable(g.Clone.Namespace) || g.Clone.Name == "" {
+			continue
+		}
+		obj := resource.Object{"apiVersion": "v1", "kind": g.Kind, "metadata": map[string]any{"name": g.Clone.Name, "namespace": g.Clone.Namespace}}
+		switch g.Kind {
+		case "ConfigMap":
+			obj["data"] = map[string]any{"example": "cloned from " + g.Clone.Namespace + "/" + g.Clone.Name}
+		case "Secret":
+			obj["type"] = "Opaque"
+			obj["data"] = map[string]any{"example": "Y2xvbmVk"} // "cloned"
+		default:
+			continue
+		}
+		if g.Clone.Namespace == "" {
+			continue
+		}
+		out = append(out, obj)
+	}
+	return out
+}
+
+func hasVariable(s string) bool { return strings.Contains(s, "{{") }
+
+// knownKinds is the simulated cluster's table of built-in kinds.
+func knownKinds() []cluster.KindInfo {
+	return cluster.NewStore(cluster.NewClock()).Kinds()
+}
