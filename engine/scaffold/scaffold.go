@@ -153,8 +153,8 @@ func (w *wrapper) wrap(inputs []input) (*Result, error) {
 	var (
 		others    []item
 		resources []item
-		policies []*policyItem
-		errs     source.Diagnostics
+		policies  []*policyItem
+		errs      source.Diagnostics
 	)
 	for i := range inputs {
 		in := &inputs[i]
