@@ -143,16 +143,20 @@ func satisfy(sel *labels.Selector, what string) (map[string]string, error) {
 	if sel.Empty() {
 		return out, nil
 	}
-	if err := sel.Validate(); err != nil {
-		return nil, fmt.Errorf("the %s is invalid: %v", what, err)
-	}
+	// Kyverno resolves wildcards in matchLabels before it reads the
+	// selector (ReplaceInSelector): so does the wrap.
+	resolved := &labels.Selector{MatchLabels: map[string]string{}, MatchExpressions: sel.MatchExpressions}
 	for _, k := range sortedKeys(sel.MatchLabels) {
-		kk, v := concrete(k), sel.MatchLabels[k]
+		v := sel.MatchLabels[k]
 		if v != "" {
 			v = concrete(v)
 		}
-		out[kk] = v
+		resolved.MatchLabels[concrete(k)] = v
 	}
+	if err := resolved.Validate(); err != nil {
+		return nil, fmt.Errorf("the %s is invalid: %v", what, err)
+	}
+	maps.Copy(out, resolved.MatchLabels)
 	// In first: it fixes values.
 	for _, r := range sel.MatchExpressions {
 		if r.Operator != "In" {
@@ -166,13 +170,20 @@ func satisfy(sel *labels.Selector, what string) (map[string]string, error) {
 		}
 		out[r.Key] = r.Values[0]
 	}
+	// Exists: any value the NotIn terms of the key allow.
+	for _, r := range sel.MatchExpressions {
+		if _, set := out[r.Key]; r.Operator != "Exists" || set {
+			continue
+		}
+		v := "true"
+		for i := 0; notIn(sel, r.Key, v); i++ {
+			v = fmt.Sprintf("value-%d", i)
+		}
+		out[r.Key] = v
+	}
 	for _, r := range sel.MatchExpressions {
 		v, set := out[r.Key]
 		switch r.Operator {
-		case "Exists":
-			if !set {
-				out[r.Key] = "true"
-			}
 		case "NotIn":
 			if set && slices.Contains(r.Values, v) {
 				return nil, fmt.Errorf("the %s needs label %s not in %v, and also %s=%s", what, r.Key, r.Values, r.Key, v)
@@ -183,19 +194,14 @@ func satisfy(sel *labels.Selector, what string) (map[string]string, error) {
 			}
 		}
 	}
-	// An Exists placeholder must not fall in a NotIn list of the same key.
-	for _, r := range sel.MatchExpressions {
-		if r.Operator == "NotIn" && slices.Contains(r.Values, out[r.Key]) {
-			for i := 0; ; i++ {
-				v := fmt.Sprintf("value-%d", i)
-				if !slices.Contains(r.Values, v) {
-					out[r.Key] = v
-					break
-				}
-			}
-		}
-	}
 	return out, nil
+}
+
+// notIn reports whether a NotIn term of the selector excludes key=v.
+func notIn(sel *labels.Selector, key, v string) bool {
+	return slices.ContainsFunc(sel.MatchExpressions, func(r labels.Requirement) bool {
+		return r.Operator == "NotIn" && r.Key == key && slices.Contains(r.Values, v)
+	})
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -352,6 +358,7 @@ func deriveFilter(filters []policy.Filter, kinds []cluster.KindInfo, policyNS st
 			return nil, fmt.Errorf("a namespaceSelector never matches the cluster-scoped kind %s", t.kind.Kind)
 		}
 	}
+	namedNamespace(t)
 	if len(names) > 0 {
 		t.why = append(t.why, fmt.Sprintf("name %s (from %q)", t.name, names[0]))
 	}
@@ -365,6 +372,24 @@ func deriveFilter(filters []policy.Filter, kinds []cluster.KindInfo, policyNS st
 		t.why = append(t.why, fmt.Sprintf("its namespace %s labelled to satisfy the namespaceSelector", t.namespace))
 	}
 	return t, nil
+}
+
+// namedNamespace names the trigger's namespace after the label
+// kubernetes.io/metadata.name when the namespaceSelector fixes it (the API
+// server sets that label to the namespace's name).
+func namedNamespace(t *trigger) {
+	const nameLabel = "kubernetes.io/metadata.name"
+	if t == nil {
+		return
+	}
+	if n, ok := t.nsLabels[nameLabel]; ok && t.namespace != "" {
+		t.namespace = n
+		delete(t.nsLabels, nameLabel)
+	}
+	if n, ok := t.labels[nameLabel]; ok && t.kind.Kind == "Namespace" {
+		t.name = n
+		delete(t.labels, nameLabel)
+	}
 }
 
 func anyMatch(patterns []string, s string) bool {

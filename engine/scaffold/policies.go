@@ -41,8 +41,12 @@ func (w *wrapper) deriveLegacy(p *policyItem) {
 		targets := []policy.Target{r.Generate.Target}
 		if len(r.Generate.ForEach) > 0 {
 			targets = targets[:0]
-			for _, fe := range r.Generate.ForEach {
+			for j, fe := range r.Generate.ForEach {
 				targets = append(targets, fe.Target)
+				if strings.Contains(fe.List, "request.object") {
+					w.note(doc.Pos("spec", "rules", i, "generate", "foreach", j, "list"), true,
+						"rule %s: the foreach list reads the trigger (%s): the derived trigger has no such field, so add it to the trigger in the scenario", r.Name, fe.List)
+				}
 			}
 		}
 		for j, tg := range targets {
@@ -74,7 +78,7 @@ var requestVar = regexp.MustCompile(`\{\{\s*(request\.object\.metadata\.name|req
 // false when other variables remain.
 func resolve(s string, t *trigger) (string, bool) {
 	out := requestVar.ReplaceAllStringFunc(s, func(m string) string {
-		if strings.Contains(m, "metadata.name") {
+		if requestVar.FindStringSubmatch(m)[1] == "request.object.metadata.name" {
 			return t.name
 		}
 		if t.kind.Kind == "Namespace" {
@@ -129,6 +133,12 @@ func (w *wrapper) deriveCEL(p *policyItem) {
 	if err != nil {
 		w.note(at, true, "%s: no trigger derived: %v", pol.Key(), err)
 		return
+	}
+	for i, v := range pol.Spec.Variables {
+		if triggerField.MatchString(v.Expression.Text) {
+			w.note(doc.Pos("spec", "variables", i), true,
+				"variable %s reads the trigger's data or spec: the derived trigger has none, so add the fields it reads to the trigger in the scenario", v.Name)
+		}
 	}
 	for i, c := range pol.Spec.MatchConditions {
 		w.note(doc.Pos("spec", "matchConditions", i), false,
@@ -204,6 +214,7 @@ func deriveResourceRule(rr gpol.ResourceRule, mc *gpol.MatchResources, kinds []c
 		return nil, fmt.Errorf("none of the resources %v (apiGroups %v, apiVersions %v) is a kind genplay knows (a subresource, or a custom resource: apply its CustomResourceDefinition and a trigger of your own)", rr.Resources, rr.APIGroups, rr.APIVersions)
 	}
 	t.why = append(t.why, fmt.Sprintf("kind %s (from resources %v)", t.kind.Kind, rr.Resources))
+	defer namedNamespace(t)
 	t.name = DefaultName
 	if len(rr.ResourceNames) > 0 {
 		t.name = rr.ResourceNames[0]
@@ -279,9 +290,15 @@ func celCandidates(kinds []cluster.KindInfo, res string) []cluster.KindInfo {
 
 var (
 	applyCall = regexp.MustCompile(`(?s)^\s*generator\.[Aa]pply\(\s*(object\.metadata\.(?:name|namespace)|"[a-z0-9.-]*"|'[a-z0-9.-]*')\s*,`)
-	celKind   = regexp.MustCompile(`["']kind["']\s*:\s*["']([A-Za-z0-9]+)["']`)
-	celAPI    = regexp.MustCompile(`["']apiVersion["']\s*:\s*["']([A-Za-z0-9./-]+)["']`)
-	celName   = regexp.MustCompile(`["']name["']\s*:\s*["']([a-z0-9.-]+)["']`)
+	celKind   = regexp.MustCompile(`["']kind["']\s*:\s*["']([A-Za-z0-9]+)["']\s*[,}]`)
+	celAPI    = regexp.MustCompile(`["']apiVersion["']\s*:\s*["']([A-Za-z0-9./-]+)["']\s*[,}]`)
+	celName   = regexp.MustCompile(`["']name["']\s*:\s*["']([a-z0-9.-]+)["']\s*[,}]`)
+	// triggerField is CEL that reads a trigger's data or spec.
+	triggerField = regexp.MustCompile(`\bobject\.(data|spec)\b`)
+	// celList is a resource.List of literal ConfigMaps or Secrets: clone sources.
+	celList = regexp.MustCompile(`resource\.List\(\s*["']v1["']\s*,\s*["'](configmaps|secrets)["']\s*,\s*["']([a-z0-9.-]+)["']\s*\)`)
+	// celGet is a resource.get of a literal ConfigMap or Secret: a clone source.
+	celGet = regexp.MustCompile(`resource\.get\(\s*["']v1["']\s*,\s*["'](configmaps|secrets)["']\s*,\s*["']([a-z0-9.-]+)["']\s*,\s*["']([a-z0-9.-]+)["']\s*\)`)
 )
 
 // celTargets reads the downstream of a generate entry where it is stated:

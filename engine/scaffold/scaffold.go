@@ -8,6 +8,7 @@ import (
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -302,9 +303,18 @@ func (w *wrapper) needed(policies []*policyItem, others []item, have map[string]
 			namespace(ns, "the namespace of "+it.obj.Kind()+" "+it.obj.Name())
 		}
 	}
+	if role := w.permissions(policies, others); role != nil {
+		add(role, "a default Kyverno install may not manage what the policies generate: this ClusterRole,\naggregated into the background controller's role by its label, lets it")
+	}
 	for _, p := range policies {
 		if ns := p.obj.Namespace(); ns != "" {
 			namespace(ns, "the namespace of "+p.obj.Kind()+" "+p.obj.Name())
+		}
+		if p.cel != nil {
+			for _, src := range celSources(p.cel) {
+				namespace(src.Namespace(), "the namespace of the source")
+				add(src, fmt.Sprintf("a placeholder: %s reads %s %s/%s, which the input does not hold", p.cel.Key(), src.Kind(), src.Namespace(), src.Name()))
+			}
 		}
 		if p.legacy != nil {
 			for _, src := range cloneSources(p.legacy) {
@@ -316,6 +326,71 @@ func (w *wrapper) needed(policies []*policyItem, others []item, have map[string]
 	return out
 }
 
+// permissions is a ClusterRole that grants Kyverno's background controller
+// what the policies generate and a default install does not grant (the
+// check is engine/rbac's), or nil when none is needed or the input brings
+// its own RBAC objects.
+func (w *wrapper) permissions(policies []*policyItem, others []item) resource.Object {
+	for _, it := range others {
+		if it.obj.APIVersion() == "rbac.authorization.k8s.io/v1" {
+			return nil
+		}
+	}
+	type gk struct{ apiVersion, kind string }
+	var targets []gk
+	for _, p := range policies {
+		if p.legacy != nil {
+			for _, r := range p.legacy.Spec.Rules {
+				if r.Generate == nil {
+					continue
+				}
+				targets = append(targets, gk{r.Generate.APIVersion, r.Generate.Kind})
+				for _, fe := range r.Generate.ForEach {
+					targets = append(targets, gk{fe.APIVersion, fe.Kind})
+				}
+				if cl := r.Generate.CloneList; cl != nil {
+					for _, k := range cl.Kinds {
+						av, kind := "", k
+						if i := strings.LastIndex(k, "/"); i >= 0 {
+							av, kind = k[:i], k[i+1:]
+						}
+						targets = append(targets, gk{av, kind})
+					}
+				}
+			}
+		}
+		for _, s := range p.steps {
+			for _, a := range s.asserts {
+				targets = append(targets, gk{a.APIVersion(), a.Kind()})
+			}
+		}
+	}
+	store := cluster.NewStore(cluster.NewClock())
+	var rules []any
+	seen := map[string]bool{}
+	for _, t := range targets {
+		k, ok := w.kind(t.apiVersion, t.kind)
+		if !ok || seen[k.Group+"/"+k.Resource] {
+			continue
+		}
+		seen[k.Group+"/"+k.Resource] = true
+		probe := &policy.Policy{Kind: policy.KindClusterPolicy, Spec: policy.Spec{Rules: []policy.Rule{{Name: "probe",
+			Generate: &policy.Generation{Target: policy.Target{APIVersion: k.APIVersion(), Kind: k.Kind}, Synchronize: true}}}}}
+		if len(rbac.CheckGenerate(store, rbac.Chart, probe)) == 0 {
+			continue
+		}
+		rules = append(rules, map[string]any{"apiGroups": []any{k.Group}, "resources": []any{k.Resource},
+			"verbs": []any{"get", "list", "watch", "create", "update", "patch", "delete"}})
+	}
+	if len(rules) == 0 {
+		return nil
+	}
+	return resource.Object{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
+		"metadata": map[string]any{"name": "kyverno:background-controller:genplay-wrap",
+			"labels": map[string]any{"rbac.kyverno.io/aggregate-to-background-controller": "true"}},
+		"rules": rules}
+}
+
 func isSystemNamespace(name string) bool {
 	switch name {
 	case "default", "kube-node-lease", "kube-public", "kube-system", "kyverno":
@@ -324,29 +399,78 @@ func isSystemNamespace(name string) bool {
 	return false
 }
 
+// celSources are placeholders for the ConfigMaps and Secrets a CEL policy
+// reads with a literal resource.get.
+func celSources(p *gpol.Policy) []resource.Object {
+	var texts []string
+	for _, v := range p.Spec.Variables {
+		texts = append(texts, v.Expression.Text)
+	}
+	for _, g := range p.Spec.Generate {
+		if g.Expression != nil {
+			texts = append(texts, g.Expression.Text)
+		}
+	}
+	var out []resource.Object
+	for _, text := range texts {
+		for _, m := range celList.FindAllStringSubmatch(text, -1) {
+			kind := "ConfigMap"
+			if m[1] == "secrets" {
+				kind = "Secret"
+			}
+			out = append(out, placeholder(kind, m[2], "demo-source"))
+		}
+		for _, m := range celGet.FindAllStringSubmatch(text, -1) {
+			kind := "ConfigMap"
+			if m[1] == "secrets" {
+				kind = "Secret"
+			}
+			out = append(out, placeholder(kind, m[2], m[3]))
+		}
+	}
+	return out
+}
+
+// placeholder is a ConfigMap or Secret with one key.
+func placeholder(kind, namespace, name string) resource.Object {
+	obj := resource.Object{"apiVersion": "v1", "kind": kind, "metadata": map[string]any{"name": name, "namespace": namespace}}
+	if kind == "Secret" {
+		obj["type"] = "Opaque"
+		obj["data"] = map[string]any{"example": "Y2xvbmVk"} // "cloned"
+	} else {
+		obj["data"] = map[string]any{"example": "cloned from " + namespace + "/" + name}
+	}
+	return obj
+}
+
 // cloneSources are placeholders for the static clone sources of kinds
 // genplay can fill (ConfigMap, Secret).
 func cloneSources(p *policy.Policy) []resource.Object {
 	var out []resource.Object
 	for _, r := range p.Spec.Rules {
 		g := r.Generate
+		if g != nil && g.CloneList != nil && g.CloneList.Namespace != "" && !hasVariable(g.CloneList.Namespace) {
+			l, err := satisfy(g.CloneList.Selector, "cloneList selector")
+			for _, k := range g.CloneList.Kinds {
+				kind := k[strings.LastIndex(k, "/")+1:]
+				if err != nil || kind != "ConfigMap" && kind != "Secret" {
+					continue
+				}
+				obj := placeholder(kind, g.CloneList.Namespace, "demo-source")
+				if len(l) > 0 {
+					obj.Metadata()["labels"] = stringMap(l)
+				}
+				out = append(out, obj)
+				break
+			}
+		}
 		if g == nil || g.Clone == nil || hasVariable(g.Clone.Name) || hasVariable(g.Clone.Namespace) || g.Clone.Name == "" {
 			continue
 		}
-		obj := resource.Object{"apiVersion": "v1", "kind": g.Kind, "metadata": map[string]any{"name": g.Clone.Name, "namespace": g.Clone.Namespace}}
-		switch g.Kind {
-		case "ConfigMap":
-			obj["data"] = map[string]any{"example": "cloned from " + g.Clone.Namespace + "/" + g.Clone.Name}
-		case "Secret":
-			obj["type"] = "Opaque"
-			obj["data"] = map[string]any{"example": "Y2xvbmVk"} // "cloned"
-		default:
+		if (g.Kind != "ConfigMap" && g.Kind != "Secret") || g.Clone.Namespace == "" {
 			continue
 		}
-		if g.Clone.Namespace == "" {
-			continue
-		}
-		out = append(out, obj)
+		out = append(out, placeholder(g.Kind, g.Clone.Namespace, g.Clone.Name))
 	}
 	return out
 }
