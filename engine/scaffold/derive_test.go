@@ -45,9 +45,9 @@ func legacyTrigger(t *testing.T, text string) (*trigger, error) {
 
 func TestLegacyTriggers(t *testing.T) {
 	cases := []struct {
-		name, match                           string
-		kind, trigger, namespace              string
-		labels, nsLabels, annotations         map[string]string
+		name, match                   string
+		kind, trigger, namespace      string
+		labels, nsLabels, annotations map[string]string
 	}{
 		{name: "a bare kind gives a trigger of that kind in default", match: "any:\n- resources:\n    kinds: [ConfigMap]\n",
 			kind: "ConfigMap", trigger: "demo", namespace: "default"},
@@ -67,7 +67,7 @@ func TestLegacyTriggers(t *testing.T) {
 			kind: "Namespace", trigger: "team-a"},
 		{name: "matchLabels become the trigger's labels, wildcards resolved",
 			match: "any:\n- resources:\n    kinds: [Namespace]\n    selector:\n      matchLabels:\n        team: '*'\n        tier: web\n",
-			kind: "Namespace", trigger: "demo", labels: map[string]string{"team": "demo", "tier": "web"}},
+			kind:  "Namespace", trigger: "demo", labels: map[string]string{"team": "demo", "tier": "web"}},
 		{name: "matchExpressions In, NotIn, Exists and DoesNotExist are satisfied",
 			match: `any:
 - resources:
@@ -83,7 +83,7 @@ func TestLegacyTriggers(t *testing.T) {
 			kind: "Pod", trigger: "demo", namespace: "default", labels: map[string]string{"env": "prod", "owner": "value-0"}},
 		{name: "a namespaceSelector labels a namespace of the scenario's own",
 			match: "any:\n- resources:\n    kinds: [ConfigMap]\n    namespaceSelector:\n      matchLabels:\n        managed: 'true'\n",
-			kind: "ConfigMap", trigger: "demo", namespace: "demo", nsLabels: map[string]string{"managed": "true"}},
+			kind:  "ConfigMap", trigger: "demo", namespace: "demo", nsLabels: map[string]string{"managed": "true"}},
 		{name: "annotations are set, wildcards resolved", match: "any:\n- resources:\n    kinds: [Secret]\n    annotations:\n      sync: 'yes*'\n",
 			kind: "Secret", trigger: "demo", namespace: "default", annotations: map[string]string{"sync": "yesdemo"}},
 		{name: "match.all merges its filters", match: "all:\n- resources:\n    kinds: [ConfigMap, Secret]\n- resources:\n    kinds: [Secret]\n    selector:\n      matchLabels: {a: b}\n",
@@ -194,13 +194,13 @@ func TestCELTriggers(t *testing.T) {
 	}{
 		{name: "resourceRules give the kind", kind: "GeneratingPolicy",
 			constraints: rules("- apiGroups: ['']\n  apiVersions: [v1]\n  operations: [CREATE]\n  resources: [configmaps]\n"),
-			tkind: "ConfigMap", trigger: "demo", ns: "default"},
+			tkind:       "ConfigMap", trigger: "demo", ns: "default"},
 		{name: "a wildcard version takes the group's first", kind: "GeneratingPolicy",
 			constraints: rules("- apiGroups: [apps]\n  apiVersions: ['*']\n  operations: ['*']\n  resources: [deployments]\n"),
-			tkind: "Deployment", trigger: "demo", ns: "default"},
+			tkind:       "Deployment", trigger: "demo", ns: "default"},
 		{name: "resourceNames name the trigger", kind: "GeneratingPolicy",
 			constraints: rules("- apiGroups: ['']\n  apiVersions: [v1]\n  operations: [CREATE]\n  resources: [namespaces]\n  resourceNames: [team-a]\n"),
-			tkind: "Namespace", trigger: "team-a"},
+			tkind:       "Namespace", trigger: "team-a"},
 		{name: "objectSelector gives labels", kind: "GeneratingPolicy",
 			constraints: rules("- apiGroups: ['']\n  apiVersions: [v1]\n  operations: [CREATE]\n  resources: [secrets]\n") +
 				"objectSelector:\n  matchExpressions:\n  - {key: app, operator: In, values: [web]}\n",
@@ -215,10 +215,10 @@ func TestCELTriggers(t *testing.T) {
 			tkind: "Namespace", trigger: "demo", labels: map[string]string{"tier": "true"}},
 		{name: "a NamespacedGeneratingPolicy triggers in its namespace", kind: "NamespacedGeneratingPolicy",
 			constraints: rules("- apiGroups: ['']\n  apiVersions: [v1]\n  operations: [CREATE]\n  resources: [configmaps]\n"),
-			tkind: "ConfigMap", trigger: "demo", ns: "team-a"},
+			tkind:       "ConfigMap", trigger: "demo", ns: "team-a"},
 		{name: "a rule of a subresource gives way to the next", kind: "GeneratingPolicy",
 			constraints: rules("- apiGroups: ['']\n  apiVersions: [v1]\n  operations: [CREATE]\n  resources: [pods/exec]\n- apiGroups: ['']\n  apiVersions: [v1]\n  operations: [CREATE]\n  resources: [secrets]\n"),
-			tkind: "Secret", trigger: "demo", ns: "default"},
+			tkind:       "Secret", trigger: "demo", ns: "default"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
