@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"fmt"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -238,7 +239,7 @@ func (w *writer) apply(it item, op string, template bool) {
 func (wr *wrapper) emit(policies []*policyItem, before, after []item) (string, lineMap) {
 	w := &writer{}
 	name := testName(policies)
-	w.printf("# genplay wrapped %s into this scenario: the policies, then a trigger for each\n", wr.file)
+	w.printf("# genplay wrapped %s into this scenario: the policies, then a trigger for each\n", path.Base(wr.file))
 	w.printf("# generate rule and what it should generate. Edit it, add steps, press Run.\n")
 	w.printf("apiVersion: %s\nkind: Test\nmetadata:\n  name: %s\nspec:\n", scenario.APIVersion, name)
 	w.printf("  description: %s\n", quote(description(policies)))

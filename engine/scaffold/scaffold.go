@@ -62,40 +62,67 @@ type Result struct {
 	Needs []string `json:"needs,omitempty"`
 }
 
+// A File is a named input text.
+type File struct {
+	Name string
+	Data []byte
+}
+
 // Wrap turns a file holding policies (or a kyverno-test.yaml) into a
 // chainsaw Test scenario. Input that is already a chainsaw Test comes back
 // unchanged. An error is returned, positioned, when the text does not parse
 // or holds no policy to wrap.
 func Wrap(file string, data []byte, opts Options) (*Result, error) {
-	if file == "" {
-		file = "policy.yaml"
+	return WrapFiles([]File{{Name: file, Data: data}}, opts)
+}
+
+// WrapFiles is Wrap of several files, their documents taken in order.
+func WrapFiles(files []File, opts Options) (*Result, error) {
+	if len(files) == 0 {
+		return &Result{Scenario: Template, Unchanged: true}, nil
 	}
-	docs, diags := source.Parse(file, data)
-	if diags.HasErrors() {
-		return nil, diags.Errors()
-	}
-	if len(docs) == 0 {
-		return nil, source.Errorf(source.Pos{File: file, Line: 1, Col: 1}, "the text is empty: paste a ClusterPolicy, Policy, GeneratingPolicy or NamespacedGeneratingPolicy")
-	}
-	for _, d := range docs {
-		obj, _ := d.Object()
-		if obj.APIVersion() == scenario.APIVersion && obj.Kind() == "Test" {
-			return &Result{Scenario: string(data), Unchanged: true}, nil
+	for i := range files {
+		if files[i].Name == "" {
+			files[i].Name = "policy.yaml"
 		}
 	}
-	w := &wrapper{file: file, data: data, kinds: knownKinds()}
-	var inputs []input
-	for _, d := range docs {
-		obj, _ := d.Object()
-		if isCLITest(obj) {
-			more, err := w.cliTest(d, obj, opts)
-			if err != nil {
-				return nil, err
-			}
-			inputs = append(inputs, more...)
+	w := &wrapper{file: files[0].Name, kinds: knownKinds()}
+	var (
+		inputs []input
+		errs   source.Diagnostics
+		empty  = true
+	)
+	for _, f := range files {
+		docs, diags := source.Parse(f.Name, f.Data)
+		if diags.HasErrors() {
+			errs = append(errs, diags.Errors()...)
 			continue
 		}
-		inputs = append(inputs, input{doc: d, data: data})
+		for _, d := range docs {
+			empty = false
+			obj, _ := d.Object()
+			if obj.APIVersion() == scenario.APIVersion && obj.Kind() == "Test" {
+				if len(files) > 1 {
+					return nil, source.Errorf(d.Pos(), "a chainsaw Test is a scenario already: give it alone")
+				}
+				return &Result{Scenario: string(f.Data), Unchanged: true}, nil
+			}
+			if isCLITest(obj) {
+				more, err := w.cliTest(d, obj, opts)
+				if err != nil {
+					return nil, err
+				}
+				inputs = append(inputs, more...)
+				continue
+			}
+			inputs = append(inputs, input{doc: d, data: f.Data})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if empty {
+		return nil, source.Errorf(source.Pos{File: w.file, Line: 1, Col: 1}, "the text is empty: paste a ClusterPolicy, Policy, GeneratingPolicy or NamespacedGeneratingPolicy")
 	}
 	return w.wrap(inputs)
 }
@@ -111,7 +138,6 @@ type input struct {
 
 type wrapper struct {
 	file  string
-	data  []byte
 	kinds []cluster.KindInfo
 	notes []Note
 	needs []string
