@@ -17,5 +17,7 @@ const build = "full"
 
 // tools are the authoring tools of the engine (genplay.tool, registered by
 // tools_full.go); only the full build has them, so the loader sends every
-// tool call here.
-var tools = map[string]bridge.Tool{}
+// tool call here. doc.go describes each.
+var tools = map[string]bridge.Tool{
+	"wrap": wrap,
+}

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -28,15 +29,40 @@ type Options struct {
 // A Note says something about the wrap at a place of the input: a trigger
 // that could not be derived and why, what was not evaluated, a file that
 // is needed.
+// Its JSON is {file, line, col, scenarioLine?, warning?, message}.
 type Note struct {
 	// Pos is the place in the input.
-	Pos source.Pos `json:"pos"`
+	Pos source.Pos
 	// Line is the matching line of the scenario (0: none).
-	Line int `json:"line,omitempty"`
+	Line int
 	// Warning is true when the scenario will not show what the input asks
 	// for (no trigger, a file missing); false for information.
-	Warning bool   `json:"warning,omitempty"`
-	Message string `json:"message"`
+	Warning bool
+	Message string
+}
+
+type noteJSON struct {
+	File         string `json:"file"`
+	Line         int    `json:"line"`
+	Col          int    `json:"col"`
+	ScenarioLine int    `json:"scenarioLine,omitempty"`
+	Warning      bool   `json:"warning,omitempty"`
+	Message      string `json:"message"`
+}
+
+// MarshalJSON writes the note flat, the position's fields first.
+func (n Note) MarshalJSON() ([]byte, error) {
+	return json.Marshal(noteJSON{n.Pos.File, n.Pos.Line, n.Pos.Col, n.Line, n.Warning, n.Message})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (n *Note) UnmarshalJSON(b []byte) error {
+	var j noteJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*n = Note{Pos: source.Pos{File: j.File, Line: j.Line, Col: j.Col}, Line: j.ScenarioLine, Warning: j.Warning, Message: j.Message}
+	return nil
 }
 
 // String renders the note as file:line:col: message.
