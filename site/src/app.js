@@ -9,6 +9,7 @@ import { EditorView } from '@codemirror/view';
 import { createEditor, getText, setText, showDiagnostics, gotoLine } from './editor.js';
 import { appendStep, removeStep, stepNames, sourceResource, setGenerateFields, testName, manifest, ops, refOf, refString, toYAML, fromYAML } from './scenario.js';
 import * as share from './share.js';
+import { createWrap } from './wrap.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';
 import cloneSecret from '../examples/clone-registry-secret.yaml';
@@ -195,6 +196,8 @@ async function run(reason = 'edit') {
   if (!engineReady) return;
   const text = getText(editor);
   const seq = ++state.seq;
+  if (await wrapper.beforeRun(text)) return; // a bare policy: wrapped into a scenario, which runs
+  if (seq !== state.seq) return;
   const t0 = performance.now();
   const showStop = setTimeout(() => { $('#stop').hidden = false; }, 300);
   const result = await engineRun(text);
@@ -1001,6 +1004,11 @@ const editor = createEditor($('#editor'), {
     scheduleRun();
   },
   onRun: () => run('edit'),
+});
+
+const wrapper = createWrap({
+  genplay, getText: () => getText(editor), replaceText: setEditorText, run, setStatus,
+  gotoLine: (line) => gotoLine(editor, line), isReady: () => engineReady,
 });
 
 for (const e of examples) $('#example').append(h('option', { value: e.file }, e.title));
