@@ -156,6 +156,17 @@ func TestWrapBarePolicies(t *testing.T) {
 		assert.Contains(t, p.wrapNotes(), "from team-netpol.yaml")
 	})
 
+	t.Run("a policy imported through the Import dialog is wrapped", func(t *testing.T) {
+		p.t = t
+		p.do(chromedp.Click(chromedp.CSS("#import")))
+		p.waitFor(`document.querySelector('#import-dialog').open`, "the import dialog")
+		eval[chromedp.Void](p, fmt.Sprintf(`(() => { const ta = document.querySelector('#import-text'); ta.value = %s;
+			ta.dispatchEvent(new Event('input', {bubbles: true})); })()`, js(bareGeneratingPolicy)))
+		p.do(chromedp.Click(chromedp.CSS("#import-load")))
+		p.waitScenario("ResourceQuota demo/default")
+		assert.Contains(t, p.wrapNotes(), "Wrapped 1 policy")
+	})
+
 	t.Run("New scenario loads the template, which runs, and Undo brings back what was there", func(t *testing.T) {
 		p.t = t
 		before := p.text()
