@@ -65,8 +65,11 @@ WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)
 # 2026-12-01 (issue 13, the playground's migrate tool): engine/migrate, the
 # converter, is authoring code run once per click: cold, it adds 61 KB brotli
 # to the full build (3,333,686 -> 3,394,964 bytes) instead of 100 KB.
+# 2026-12-01 (issue 15): engine/scaffold (the wrap tool) and engine/export
+# likewise: scaffold cold took 3,394,911 -> 3,382,458 bytes.
 WASMCOLDCEL := $(WASMCOLD) github.com/google/cel-go/... google.golang.org/protobuf/... github.com/antlr4-go/antlr/v4 \
-	golang.org/x/text/... golang.org/x/exp/... github.com/genplay/genplay/engine/gpol/... github.com/genplay/genplay/engine/migrate
+	golang.org/x/text/... golang.org/x/exp/... github.com/genplay/genplay/engine/gpol/... github.com/genplay/genplay/engine/migrate \
+	github.com/genplay/genplay/engine/scaffold github.com/genplay/genplay/engine/export
 WASMGCFLAGSCEL := $(foreach p,$(WASMCOLDCEL),-gcflags=$(p)=-l)
 WASMTAGSCEL := cel,nox509
 

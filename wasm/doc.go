@@ -99,6 +99,19 @@
 //	    the text as written, with assert and error operations inserted.
 //	    error when the scenario does not load, fails or is skipped.
 //
+//	wrap(text, {file?: string, template?: boolean}) -> {
+//	  scenario: string,     // a chainsaw Test (scaffold.Wrap of text)
+//	  unchanged?: boolean,  // text was a chainsaw Test already: scenario is text
+//	  policies: number, triggers: number,
+//	  notes?: [{file, line, col, scenarioLine?, warning?, message}],
+//	  needs?: string[],     // files a kyverno-test.yaml names that were not read
+//	}
+//	  wraps bare policies, a multi-document manifest or a kyverno-test.yaml
+//	  into a scenario (engine/scaffold); template: true answers the "New
+//	  scenario" template instead. An error is the positioned message
+//	  ("file:line:col: ...", one per line) of text that does not parse or
+//	  holds no policy.
+//
 // install({wasmURL, fullWasmURL, ...}) loads the core build first. With
 // fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose
 // answer from the core build is its "no CEL engine" skip) first loads the

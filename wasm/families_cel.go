@@ -18,8 +18,9 @@ const build = "full"
 
 // tools are the authoring tools of the engine (genplay.tool, registered by
 // tools_full.go); only the full build has them, so the loader sends every
-// tool call here.
+// tool call here. doc.go describes each.
 var tools = map[string]bridge.Tool{
 	"migrate": authoring.Migrate, // issue 13: Convert to GeneratingPolicy
 	"export":  authoring.Export,  // issue 15: Export as test
+	"wrap":    authoring.Wrap,    // issue 15: a bare policy wrapped into a scenario
 }

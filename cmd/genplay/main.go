@@ -20,6 +20,8 @@ Usage:
   genplay migrate [-o yaml|json] FILE...           convert ClusterPolicy/Policy generate rules to GeneratingPolicies
   genplay migrate --compare [-o text|json] SCENARIO
                                                    run a scenario as written and converted; where the clusters differ
+  genplay new [-o yaml|json] [FILE...]             wrap bare policies (or a kyverno-test.yaml) into a scenario;
+                                                   no FILE: the minimal "New scenario"
   genplay serve [--addr HOST:PORT] [--dir DIR]     serve the playground (default 127.0.0.1:8080, site/dist)
   genplay help                                     show this help
 
@@ -54,6 +56,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exportCommand(args[1:], stdout, stderr)
 	case "migrate":
 		return migrateCommand(args[1:], stdout, stderr)
+	case "new":
+		return newCommand(args[1:], stdout, stderr)
 	case "serve":
 		return serveCommand(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

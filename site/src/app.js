@@ -14,6 +14,7 @@ import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { docLink } from './reasondocs.js';
 import { createLinks } from './links.js';
+import { createWrap } from './wrap.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';
 import cloneSecret from '../examples/clone-registry-secret.yaml';
@@ -204,6 +205,8 @@ async function run(reason = 'edit') {
   if (!engineReady) return;
   const text = getText(editor);
   const seq = ++state.seq;
+  if (await wrapper.beforeRun(text)) return; // a bare policy: wrapped into a scenario, which runs
+  if (seq !== state.seq) return;
   const t0 = performance.now();
   const showStop = setTimeout(() => { $('#stop').hidden = false; }, 300);
   const result = await engineRun(text);
@@ -1015,6 +1018,11 @@ const links = createLinks({
 });
 $('#relations-box').addEventListener('toggle', () => links.redraw());
 window.addEventListener('resize', () => links.redraw());
+
+const wrapper = createWrap({
+  genplay, getText: () => getText(editor), replaceText: setEditorText, run, setStatus,
+  gotoLine: (line) => gotoLine(editor, line), isReady: () => engineReady,
+});
 
 for (const e of examples) $('#example').append(h('option', { value: e.file }, e.title));
 $('#example').addEventListener('change', (ev) => {
