@@ -152,8 +152,8 @@ func (p *page) clickStepTool(summary, action string) {
 	p.afterRun(func() { p.do(chromedp.Click(chromedp.CSS(sel))) })
 }
 
-// clickLine clicks the scenario's n-th line (1-based) as a user does.
-func (p *page) clickLine(n int) {
+// clickLineNumber clicks the scenario's n-th line (1-based) as a user does.
+func (p *page) clickLineNumber(n int) {
 	p.t.Helper()
 	eval[chromedp.Void](p, fmt.Sprintf(`(() => { const v = document.querySelector('#editor .cm-scroller');
 		const line = %d; v.scrollTop = Math.max(0, (line - 5) * 19); })()`, n))
@@ -187,9 +187,9 @@ func TestPlaygroundStepManagement(t *testing.T) {
 
 	t.Run("the cursor in a step's lines selects the step", func(t *testing.T) {
 		p.t = t
-		p.clickLine(lineOf("kind: ClusterPolicy"))
+		p.clickLineNumber(lineOf("kind: ClusterPolicy"))
 		p.waitFor(`document.querySelector('#timeline li.step.selected')?.dataset.index === '0'`, "step 1 selected from its line")
-		p.clickLine(lineOf("namespace: team-a"))
+		p.clickLineNumber(lineOf("namespace: team-a"))
 		p.waitFor(`document.querySelector('#timeline li.step.selected')?.dataset.index === '3'`, "step 4 selected from its line")
 		assert.Contains(t, eval[string](p, `document.querySelector('#cluster-step').textContent`), "after step 4")
 	})
