@@ -230,7 +230,10 @@ func TestEmbedDocsPage(t *testing.T) {
 		q := b.page(true)
 		q.t = t
 		q.do(chromedp.Navigate(link))
-		q.waitFor(`document.body.dataset.ready === 'true' && Number(document.body.dataset.runs) > 0`, "the playground to run the scenario")
+		// The run of the shared text: its status names the test (a run of
+		// anything else, finishing first, would not).
+		q.waitFor(`document.body.dataset.ready === 'true' && Number(document.body.dataset.runs) > 0 &&
+			document.querySelector('#status').textContent.startsWith('synchronize-deleted-downstream:')`, "the playground to run the scenario")
 		got := eval[string](q, `genplayPlayground.text()`)
 		assert.Contains(t, got, "name: synchronize-deleted-downstream")
 		assert.Equal(t, strings.Count(want, "\n  - name:"), strings.Count(got, "\n- name:"), "the same steps, unindented:\n%s", got)

@@ -60,7 +60,13 @@ spec:
 // Ctrl+A then Ctrl+V (a paste event with the text on its clipboard).
 func (p *page) paste(text string) {
 	p.t.Helper()
-	p.do(chromedp.Click(chromedp.CSS("#editor .cm-content")))
+	// Click the editor where a user sees it: below the sticky toolbar (when
+	// the page is scrolled, the toolbar covers the editor's top, and a click
+	// there lands on a button).
+	xy := eval[[]float64](p, `(() => { const r = document.querySelector('#editor .cm-scroller').getBoundingClientRect();
+		const top = Math.max(r.top, document.querySelector('.bar').getBoundingClientRect().bottom);
+		return [r.left + r.width / 2, top + Math.min(40, (r.bottom - top) / 2)]; })()`)
+	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
 	eval[chromedp.Void](p, fmt.Sprintf(`(() => {
 		const cm = document.querySelector('#editor .cm-content');
 		cm.focus();
