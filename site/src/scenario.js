@@ -4,6 +4,7 @@
 // last one, in the document's own indentation, and the rest of the text
 // (its layout, key order and comments) is left as the user wrote it.
 import YAML from 'yaml';
+import { refOf } from './objects.js';
 
 /** parse returns the YAML document of a scenario, or throws on a syntax error. */
 export function parse(text) {
@@ -201,14 +202,6 @@ export function testName(text) {
   }
 }
 
-export const refOf = (o) => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
-  name: o.metadata?.name,
-});
-
-export const refString = (r) => (r.namespace ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`);
 
 const serverFields = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp'];
 
