@@ -86,7 +86,7 @@ test: vet site ## everything CI runs: vet, Go tests (with the browser tests), en
 	$(WASMTEST) $(GO) test -count=1 ./engine/... ./wasm/... ./site/examples/
 	$(MAKE) --no-print-directory size
 	$(MAKE) --no-print-directory worker
-	node --test cmd/worker/
+	node --test cmd/worker/ site/src/
 	FUZZTIME=3s GO=$(GO) scripts/fuzz.sh
 	$(MAKE) --no-print-directory tidy-check
 
