@@ -96,13 +96,12 @@ func (f *Family) Admit(req generate.Request) {
 }
 
 // requestNamespace is request.namespace as the API server sets it: the
-// object's namespace, and for a Namespace its own name on UPDATE and DELETE
-// (request-info parsing of /namespaces/<name>).
+// object's namespace, and for a Namespace its own name: on UPDATE and
+// DELETE from request-info parsing of /namespaces/<name>, on CREATE from
+// the create handler (k8s.io/apiserver endpoints/handlers/create.go sets
+// the namespace of a namespaces create to the new object's name).
 func requestNamespace(req generate.Request, obj resource.Object, namespaced bool) string {
 	if obj.Kind() == "Namespace" && obj.APIVersion() == "v1" && req.SubResource == "" {
-		if req.Operation == generate.OpCreate {
-			return ""
-		}
 		return obj.Name()
 	}
 	if !namespaced {
