@@ -148,8 +148,12 @@
 //     Helm chart; genplay test turns them on, as Kyverno's suite runs.
 //   - The CEL environment (engine/gpol/compiler) is Kyverno's, with these
 //     differences: every evaluation has a CEL cost budget
-//     (compiler.DefaultCostLimit) and draws from the run's work budget,
-//     where Kyverno sets no limit for generating policies; lists.range is
+//     (compiler.DefaultCostLimit, Kubernetes' per-expression limit) and
+//     draws from the run's work budget, where Kyverno sets no limit for
+//     generating policies; every call is priced from its arguments before
+//     it runs (compiler/cost.go), and one that would exceed the budget, or
+//     build a string larger than the 3 MiB Kubernetes accepts in a
+//     request, fails the evaluation without running; lists.range is
 //     capped at 100,000 elements and the lists the libraries build
 //     (resource lists, generator inputs, findAll) at 10,000. random() is
 //     seeded per UpdateRequest and trigger and time.now() is the logical
