@@ -309,6 +309,25 @@ func (e *evaluation) spend(units uint64, c *costedCall) {
 	}
 }
 
+// chargeOutside charges what building a value outside a CEL program will
+// cost (a template rendering its placeholders): over the budget it returns
+// the cost error instead of building it.
+func (e *evaluation) chargeOutside(p *program, units uint64, what string) error {
+	if satAdd(e.cost, units) > e.p.costLimit {
+		e.overCost = true
+		if e.refusal == "" {
+			e.refusal = fmt.Sprintf("%s would cost about %d units, more than the %d left of the evaluation's CEL cost budget of %d (genplay stops before it builds it)",
+				what, units, e.left(), e.p.costLimit)
+		}
+		return e.costError(p)
+	}
+	e.cost += units
+	if units >= flushUnits {
+		return e.meter(p)
+	}
+	return nil
+}
+
 // refuse ends the evaluation over its cost limit; why says which call
 // would have broken it ("" when the count passed it).
 func (e *evaluation) refuse(why string) {

@@ -189,3 +189,27 @@ func TestAPanicInACELFunctionIsAnInternalError(t *testing.T) {
 type panicHost struct{ *fakeHost }
 
 func (panicHost) ImageData(string) (any, error) { panic("boom") }
+
+// TestTemplatesArePricedAsTheyAreBuilt: a template that splices many
+// references to one long value, or interpolates a long value again and
+// again, stops before the object is built.
+func TestTemplatesArePricedAsTheyAreBuilt(t *testing.T) {
+	in := hostileInput()
+	tests := []struct{ name, value, want string }{
+		{"a placeholder's value of many references to one long string",
+			"kind: ConfigMap\nmetadata:\n  name: cm\n  namespace: a\ndata: (( lists.range(1000).map(i, object.s) ))\n", "the placeholder's value would cost about"},
+		{"a long value interpolated again and again",
+			"kind: ConfigMap\nmetadata:\n  name: cm\n  namespace: a\ndata:\n  x: \"" + strings.Repeat("(( object.s ))", 12) + "\"\n", "the template's text would be more than the 3145728 bytes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := compilePolicy(t, "GeneratingPolicy", templateSpec("cel", tt.value), Options{})
+			h := newHost()
+			err := p.Generate(in, h)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, errCostLimit)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Empty(t, h.generated, "nothing was generated")
+		})
+	}
+}
