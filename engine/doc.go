@@ -111,7 +111,8 @@
 //   - The API server's defaulting is limited to what generate rules can
 //     observe (package cluster lists it), and so is its validation: object
 //     metadata, and the data of ConfigMaps and Secrets (string values,
-//     base64, config keys, 1 MiB); other specs are stored unchecked, where a
+//     base64, config keys, 1 MiB) and the size of a write (3 MiB for the
+//     API server, 1.5 MiB for etcd); other specs are stored unchecked, where a
 //     real cluster would reject an unknown or mistyped field. There is no
 //     kubelet, so Pods never become Ready, and mutate and validate rules are
 //     not simulated.
