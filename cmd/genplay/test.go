@@ -352,7 +352,7 @@ func classify(p string, config *scenario.Configuration) (string, error) {
 // runChainsawFile runs every chainsaw Test of one file, each in a fresh
 // simulated cluster.
 func (st *suite) runChainsawFile(f testFile) []testOutcome {
-	tests, diags := scenario.Load(st.fsys, f.fsPath)
+	tests, diags := scenario.LoadConfigured(st.fsys, f.fsPath, st.config)
 	if diags.HasErrors() {
 		var detail []string
 		for _, d := range diags.Errors() {

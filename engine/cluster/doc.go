@@ -50,8 +50,10 @@
 //     observe: a Namespace gets status.phase Active and the
 //     kubernetes.io/metadata.name label; a Secret's stringData is merged
 //     into data; RBAC User and Group subjects get their apiGroup; a
-//     CustomResourceDefinition gets status.acceptedNames and its kinds are
-//     served with their scope. There is no schema validation. Metadata is
+//     CustomResourceDefinition's status is the API server's (what a write
+//     puts there is dropped): acceptedNames, the NamesAccepted and
+//     Established conditions (True at once: the CRD is established by the
+//     write) and storedVersions; its kinds are served with their scope. There is no schema validation. Metadata is
 //     validated: name (DNS-1123 subdomain for most kinds, DNS-1123 label
 //     for Namespace, DNS-1035 label for Service, a path segment for RBAC
 //     kinds), label keys and values, annotation keys (lowercased, as the

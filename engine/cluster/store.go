@@ -315,6 +315,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 		return nil, err
 	}
 	applyDefaults(info, o)
+	if gk == crdGK {
+		crdStatus(o, nil, s.clock.Stamp())
+	}
 	causes := append(validateMeta(info, md), validateData(info, o)...)
 	if info.Namespaced && ns == "" {
 		causes = append(causes, FieldError{Type: "Required value", Field: "metadata.namespace",
@@ -423,6 +426,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 		if causes := crdImmutable(cur.obj, o); len(causes) > 0 {
 			return nil, false, Invalid("CustomResourceDefinition.apiextensions.k8s.io", name, causes)
 		}
+		crdStatus(o, cur.obj, s.clock.Stamp())
 	}
 	curMD := cur.obj.Metadata()
 	for _, f := range []string{"uid", "creationTimestamp", "generation", "resourceVersion"} {

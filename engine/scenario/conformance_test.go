@@ -2,6 +2,8 @@ package scenario_test
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -59,5 +61,21 @@ func TestConformanceTestsLoad(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestKyvernosOwnChainsawConfigurationsAreRead(t *testing.T) {
+	dir := conformance(t)
+	versions := filepath.Join(filepath.Dir(dir), "versions")
+	configs, err := filepath.Glob(filepath.Join(versions, "*", "*", ".chainsaw.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, configs, "Kyverno ships a .chainsaw.yaml in each suite under %s", versions)
+	for _, p := range configs {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		c, diags := scenario.ParseConfiguration(p, data)
+		require.False(t, diags.HasErrors(), "%s: %s", p, diags.Error())
+		assert.True(t, c.FailFast && c.FullName, "%s: failFast and fullName change a run", p)
+		assert.Contains(t, strings.Join(c.Ignored, "\n"), "spec.namespace.fastDelete: ignored", p)
 	}
 }

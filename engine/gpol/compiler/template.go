@@ -266,6 +266,9 @@ func hasPlaceholder(n *yaml.Node) bool {
 		return hasPlaceholder(n.Alias)
 	}
 	if n.Kind == yaml.ScalarNode {
+		if strings.Contains(n.Value, `\((`) {
+			return true // the escape becomes a literal (( when rendered
+		}
 		segs, err := scanPlaceholders(n.Value)
 		if err != nil {
 			return true // reported when compiled
