@@ -242,6 +242,10 @@ type scalarInfo struct {
 // str writes a string scalar; indent is the column of block text lines
 // (0 for keys, which never hold line breaks).
 func (e *fastEmitter) str(s string, indent int) bool {
+	if e.limit > 0 && len(e.buf)+len(s) > e.limit {
+		e.over = true // it would not fit whatever its style
+		return false
+	}
 	info, ok := analyze(s)
 	if !ok {
 		return false
@@ -257,10 +261,6 @@ func (e *fastEmitter) str(s string, indent int) bool {
 	}
 	if style == styleLiteral && !info.blockAllowed {
 		style = styleDoubleQuoted
-	}
-	if e.limit > 0 && len(e.buf)+len(s) > e.limit {
-		e.over = true // it would not fit whatever its style
-		return false
 	}
 	switch style {
 	case styleLiteral:

@@ -534,6 +534,9 @@ func jsonEncodePrice(args []ref.Val, left uint64) price {
 func jsonBound(v ref.Val, limit uint64) uint64 {
 	switch x := v.(type) {
 	case types.String:
+		if uint64(len(x)) > limit {
+			return uint64(len(x)) + 2 // too long already, without looking at its escapes
+		}
 		return escapedLen(string(x))
 	case types.Bytes:
 		return uint64(len(x)+2)/3*4 + 2
