@@ -49,7 +49,7 @@ WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/b
 	github.com/genplay/genplay/engine/policy github.com/genplay/genplay/engine/assert \
 	github.com/genplay/genplay/engine/conditions github.com/genplay/genplay/engine/internal/quantity \
 	github.com/genplay/genplay/engine/internal/semver github.com/genplay/genplay/wasm/... \
-	github.com/genplay/genplay/engine/kubectl github.com/genplay/genplay/engine/rbac github.com/genplay/genplay/engine/source \
+	github.com/genplay/genplay/engine/shell github.com/genplay/genplay/engine/rbac github.com/genplay/genplay/engine/source \
 	github.com/genplay/genplay/engine/internal/schema github.com/genplay/genplay/engine/timeline \
 	strconv internal/strconv strings bytes sort slices unicode/utf8 math sigs.k8s.io/yaml/... go.yaml.in/yaml/v2 \
 	runtime internal/runtime/... github.com/genplay/genplay/engine/variables github.com/genplay/genplay/engine/match \

@@ -9,8 +9,8 @@
 // JMESPath, preconditions and match/exclude), generate (the webhook, the
 // background controller and the policy controller), rbac (Kyverno's
 // permission check on generate targets), scenario and assert (chainsaw's
-// Test format and assertions), kubectl (script and command operations,
-// through the narrow kubectl.Session this package implements), and this
+// Test format and assertions), shell (script and command operations,
+// through the narrow shell.Session this package implements), and this
 // package on top.
 //
 // The Kyverno release genplay follows is [KyvernoVersion].
@@ -169,7 +169,7 @@
 //     crypto/x509 to stay within its size budget: x509.decode compiles as
 //     with the CLI and every call is an error that says so.
 //   - Script steps are interpreted as kubectl commands against the
-//     simulated cluster (package kubectl), inside a subset of sh: &&, ||,
+//     simulated cluster (package shell), inside a subset of sh: &&, ||,
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
 //     echo, test and [ (strings and integers), seq, sleep (it advances the
 //     logical clock), set -e. Other programs, case, arithmetic and

@@ -3,8 +3,8 @@ package source
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
