@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/suite"
+	"github.com/genplay/genplay/engine/testreport"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -27,8 +29,19 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	fset.Func("install", "apply the manifests of FILE, or of the YAML files of a folder, to every fresh cluster before each test (the CRDs a suite assumes); repeatable",
 		func(p string) error { install = append(install, p); return nil })
 	config := fset.String("config", "", "chainsaw's Configuration file (default: .chainsaw.yaml in the first folder PATH, else in the working directory)")
+	reportFormat := fset.String("report-format", "", "also write a report for CI, as chainsaw does: "+strings.Join(testreport.Formats, ", ")+" (default: the Configuration's, else none)")
+	reportPath := fset.String("report-path", "", "the folder of the report (default: the Configuration's, else the working directory)")
+	reportName := fset.String("report-name", "", "the report's file name; the format's extension is added when it has none (default: the Configuration's, else "+scenario.DefaultReportName+")")
 	if err := fset.Parse(args); err != nil {
 		return 2
+	}
+	if *reportFormat != "" {
+		f, err := testreport.ParseFormat(*reportFormat)
+		if err != nil {
+			fmt.Fprintf(stderr, "genplay test: --report-format: %v\n", err)
+			return 2
+		}
+		*reportFormat = f
 	}
 	permissions, err := engine.ParsePermissions(*perms)
 	if err != nil {
@@ -39,10 +52,35 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "genplay test: want at least one PATH (a chainsaw test, a kyverno-test.yaml, or a folder holding them)")
 		return 2
 	}
+	started := time.Now()
 	report, err := runSuiteWith(fset.Args(), suiteOptions{permissions: permissions, install: install, config: *config})
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay test: %v\n", err)
 		return 2
+	}
+	// chainsaw's order: the flags override the Configuration's report.
+	var out scenario.Report
+	if report.Config != nil {
+		out = report.Config.Report
+	}
+	setFlags := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
+	if setFlags["report-format"] {
+		out.Format = *reportFormat
+	}
+	if setFlags["report-path"] {
+		out.Path = *reportPath
+	}
+	if setFlags["report-name"] {
+		out.Name = *reportName
+	}
+	if out.Format != "" {
+		file, err := writeTestReport(report, out, started)
+		if err != nil {
+			fmt.Fprintf(stderr, "genplay test: report: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "genplay test: %s report written to %s\n", out.Format, file)
 	}
 	if *verbose && !*asJSON {
 		for _, t := range report.Tests {
@@ -180,7 +218,7 @@ func runSuiteWith(paths []string, opts suiteOptions) (*suite.Report, error) {
 		return nil, fmt.Errorf("no chainsaw Test or kyverno-test.yaml under %s", strings.Join(paths, ", "))
 	}
 	report := suite.Run(files, suite.Options{FS: fsys, Permissions: opts.permissions, Install: install, Config: config,
-		Families: families, Guard: guard})
+		Families: families, Guard: guard, Clock: time.Now})
 	report.Notes = notes
 	return report, nil
 }

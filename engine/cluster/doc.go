@@ -61,7 +61,11 @@
 //     and Secrets, which generate rules write by hand: string values
 //     (BadRequest otherwise, as the API server's decoding answers), base64
 //     for binary values, config keys and 1 MiB in all. Other specs are
-//     stored as given.
+//     stored as given. Sizes are a real cluster's: a write over 3 MiB as
+//     JSON is refused as the API server refuses its body ("Request entity
+//     too large: limit is 3145728"), one over 1.5 MiB after validation as
+//     etcd refuses it ("etcdserver: request is too large"); the object is
+//     measured without encoding it, and the measure stops at the limit.
 //   - Deletes are immediate and complete: there are no finalizers, no
 //     deletionTimestamp, no Terminating phase, no grace periods, and no
 //     orphan or foreground propagation policy. Deleting a Namespace removes

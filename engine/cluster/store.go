@@ -343,6 +343,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	if s.objects[key] != nil {
 		return nil, alreadyExists(info, name)
 	}
+	if err := checkStoredSize(o); err != nil {
+		return nil, err
+	}
 	s.uidSeq++
 	md["uid"] = uidString(s.uidSeq)
 	md["resourceVersion"] = s.nextRV()
@@ -435,6 +438,9 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	}
 	if resource.Equal(o, cur.obj) {
 		return cur.obj, false, nil
+	}
+	if err := checkStoredSize(o); err != nil {
+		return nil, false, err
 	}
 	if specChanged(cur.obj, o) {
 		gen, _ := curMD["generation"].(float64)
@@ -954,6 +960,9 @@ func admit(obj resource.Object) (resource.Object, error) {
 				return nil, badRequest(fmt.Sprintf("metadata.%s must be a string", f))
 			}
 		}
+	}
+	if err := checkRequestSize(o); err != nil {
+		return nil, err
 	}
 	return o, nil
 }

@@ -3,6 +3,7 @@ package shell
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -27,8 +28,14 @@ func (r *runner) printObjects(c *Command, objs []resource.Object, single bool, o
 		}
 		v = map[string]any{"apiVersion": "v1", "kind": "List", "items": items, "metadata": map[string]any{"resourceVersion": ""}}
 	}
+	// What kubectl would print is measured before it is built: a script
+	// prints at most maxShellBytes.
+	tooMuch := fmt.Errorf("kubectl get would print more than %d bytes; genplay stops the script", maxShellBytes)
 	switch c.Output {
 	case "json":
+		if resource.JSONSize(v, maxShellBytes) > maxShellBytes {
+			return tooMuch
+		}
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
 		enc.SetEscapeHTML(false)
@@ -38,7 +45,10 @@ func (r *runner) printObjects(c *Command, objs []resource.Object, single bool, o
 		}
 		o.stdout.Write(buf.Bytes())
 	case "yaml":
-		b, err := source.Marshal(v)
+		b, err := source.MarshalLimit(v, maxShellBytes)
+		if errors.Is(err, source.ErrTooLarge) {
+			return tooMuch
+		}
 		if err != nil {
 			return fmt.Errorf("print yaml: %w", err)
 		}

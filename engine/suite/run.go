@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/clitest"
@@ -39,6 +40,11 @@ type Outcome struct {
 	// Stopped is set when Options.Guard's context stopped the run (time,
 	// memory): the outcome is then no verdict on the test.
 	Stopped bool `json:"-"`
+	// Start and Duration time the run (Options.Clock; zero without it),
+	// for reports; Namespace is the namespace a chainsaw test ran in.
+	Start     time.Time     `json:"-"`
+	Duration  time.Duration `json:"-"`
+	Namespace string        `json:"-"`
 }
 
 // Report is a suite's outcomes and their totals, as `genplay test --json`
@@ -51,6 +57,9 @@ type Report struct {
 	Passed  int       `json:"passed"`
 	Failed  int       `json:"failed"`
 	Skipped int       `json:"skipped"`
+	// Config is the chainsaw Configuration the suite ran with (its report
+	// settings among them), nil for none.
+	Config *scenario.Configuration `json:"-"`
 }
 
 // Options are how a suite runs.
@@ -69,13 +78,16 @@ type Options struct {
 	// Guard returns the context a chainsaw test's run takes and a function
 	// to call after it (a safety net on time and memory); nil: none.
 	Guard func() (context.Context, func())
+	// Clock times each run for reports (time.Now); nil: runs are not
+	// timed, and a suite's outcomes depend on nothing but its files.
+	Clock func() time.Time
 }
 
 // Run runs the files found, each test in a fresh simulated cluster, and
 // reports their outcomes in order.
 func Run(files []File, opts Options) *Report {
 	st := &suiteRun{opts: opts}
-	report := &Report{Tests: []Outcome{}}
+	report := &Report{Tests: []Outcome{}, Config: opts.Config}
 	for _, f := range files {
 		var outcomes []Outcome
 		if f.CLI {
@@ -140,6 +152,10 @@ func (st *suiteRun) chainsaw(f File, t *scenario.Test) Outcome {
 	if c := st.opts.Config; c != nil && c.Namespace != "" && t.Namespace == "" {
 		t.Namespace = c.Namespace
 	}
+	o.Namespace = t.Namespace
+	if o.Namespace == "" {
+		o.Namespace = engine.TestNamespace
+	}
 	if reason := unsimulatedPolicies(t); reason != "" {
 		o.Status, o.Reason = Skip, reason
 		return o
@@ -150,8 +166,10 @@ func (st *suiteRun) chainsaw(f File, t *scenario.Test) Outcome {
 	}
 	// Kyverno's conformance suite runs with PolicyExceptions enabled
 	// (scripts/config/standard/kyverno.yaml).
+	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: st.opts.Permissions, Install: st.opts.Install,
 		Context: ctx, Families: st.opts.Families, PolicyExceptions: true})
+	st.clockOut(&o)
 	stoppedBy := context.Cause(ctx)
 	stop()
 	o.Timeline = res
@@ -204,8 +222,10 @@ func (st *suiteRun) cli(f File, ct clitest.Test) Outcome {
 		return o
 	}
 	// The Kyverno CLI checks no permissions and uses the exceptions the test names.
+	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: engine.PermissionsUnchecked, Install: st.opts.Install,
 		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0})
+	st.clockOut(&o)
 	o.Timeline = res
 	switch {
 	case res.Skipped != "":
@@ -220,6 +240,19 @@ func (st *suiteRun) cli(f File, ct clitest.Test) Outcome {
 		}
 	}
 	return o
+}
+
+// clockIn and clockOut time a run with Options.Clock.
+func (st *suiteRun) clockIn(o *Outcome) {
+	if st.opts.Clock != nil {
+		o.Start = st.opts.Clock()
+	}
+}
+
+func (st *suiteRun) clockOut(o *Outcome) {
+	if st.opts.Clock != nil {
+		o.Duration = st.opts.Clock().Sub(o.Start)
+	}
 }
 
 // notRun says why the chainsaw Configuration keeps a test from running:
