@@ -90,7 +90,9 @@ func Run(files []File, opts Options) *Report {
 	report := &Report{Tests: []Outcome{}, Config: opts.Config}
 	for _, f := range files {
 		var outcomes []Outcome
-		if f.CLI {
+		if f.NoTest != "" {
+			outcomes = []Outcome{{Path: f.Display, Status: Skip, Reason: f.NoTest, File: f}}
+		} else if f.CLI {
 			outcomes = st.cliFile(f)
 		} else {
 			outcomes = st.chainsawFile(f)
