@@ -200,11 +200,6 @@ func (b *builder) unsimulated() string {
 	case b.t.UserInfo != "":
 		return "the test sets userinfo (" + b.t.UserInfo + "), which genplay does not simulate"
 	}
-	for _, r := range b.resources {
-		if uid := r.Object.UID(); uid != "" {
-			return "the resource " + r.Object.Ref().String() + " sets metadata.uid; the CLI keeps it, but genplay's API server assigns its own, so results that refer to it cannot match"
-		}
-	}
 	return ""
 }
 

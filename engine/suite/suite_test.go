@@ -170,3 +170,15 @@ func TestAKyvernoTestFolderWithOnlyResourcesSaysWhatItIs(t *testing.T) {
 	assert.Contains(t, folder.Reason, "generatedResource.yaml, resource.yaml")
 	assert.Equal(t, 1, report.Passed, "the test beside it still runs")
 }
+
+// Kyverno's CLI keeps a test resource's metadata.uid: what the policy
+// makes of it (an ownerReference's uid, a label) matches the expected file.
+func TestKyvernoCLITestsKeepTheResourcesUID(t *testing.T) {
+	fsys := cliTestFiles(t, "add-quota")
+	edit(fsys, "t/resources.yaml", "  name: team-a\n", "  name: team-a\n  uid: 6f1c0e2a-0000-4000-8000-000000000001\n")
+	edit(fsys, "t/policy.yaml", "      data:\n", "      data:\n        metadata:\n          labels:\n            owner-uid: '{{request.object.metadata.uid}}'\n")
+	edit(fsys, "t/generated.yaml", "  namespace: team-a\n", "  namespace: team-a\n  labels:\n    owner-uid: 6f1c0e2a-0000-4000-8000-000000000001\n")
+	report := run(t, fsys, "t")
+	require.Len(t, report.Tests, 1)
+	assert.Equal(t, suite.Pass, report.Tests[0].Status, "%s %v", report.Tests[0].Reason, report.Tests[0].Detail)
+}
