@@ -160,6 +160,23 @@ func strings_(v any) []string {
 type cliReader struct {
 	fsys fs.FS
 	dir  string
+	// read counts the bytes read so far for one test: every file is
+	// bounded (boundedFS), and so is their total, since a test may name
+	// one large file a thousand times.
+	read *int
+}
+
+// maxTestFilesBytes bounds what the files one kyverno-test.yaml (or one
+// --install) names add up to.
+const maxTestFilesBytes = 4 * maxFileBytes
+
+func newCLIReader(fsys fs.FS, dir string) cliReader {
+	return cliReader{fsys: fsys, dir: dir, read: new(int)}
+}
+
+// tooMuch is the error of a test whose files add up to too much.
+func (c cliReader) tooMuch(p string) error {
+	return fmt.Errorf("%s: the files this test names add up to more than %d bytes, the most genplay reads for one test", p, maxTestFilesBytes)
 }
 
 // objects reads every object of a file or of the YAML files of a folder.
@@ -190,9 +207,15 @@ func (c cliReader) objects(p string) ([]scenario.Resource, error) {
 	}
 	var out []scenario.Resource
 	for _, fp := range files {
+		if info, err := fs.Stat(c.fsys, fp); err == nil && *c.read+int(info.Size()) > maxTestFilesBytes {
+			return nil, c.tooMuch(p)
+		}
 		data, err := fs.ReadFile(c.fsys, fp)
 		if err != nil {
 			return nil, err
+		}
+		if *c.read += len(data); *c.read > maxTestFilesBytes {
+			return nil, c.tooMuch(p)
 		}
 		docs, diags := source.Parse(fp, data)
 		if diags.HasErrors() {
@@ -219,7 +242,7 @@ func (c cliReader) objects(p string) ([]scenario.Resource, error) {
 // buildCLIScenario turns a CLI test into a chainsaw Test, or says why it
 // cannot be simulated.
 func buildCLIScenario(fsys fs.FS, f testFile, doc *source.Document, ct cliTest) (*scenario.Test, []triggerCheck, string, error) {
-	rd := cliReader{fsys: fsys, dir: path.Dir(f.fsPath)}
+	rd := newCLIReader(fsys, path.Dir(f.fsPath))
 	var policies, resources, sources []scenario.Resource
 	for _, p := range ct.Policies {
 		objs, err := rd.objects(p)

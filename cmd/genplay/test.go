@@ -616,12 +616,15 @@ func findConfiguration(paths []string, given string) (*scenario.Configuration, e
 		}
 	}
 	for _, c := range candidates {
-		data, err := os.ReadFile(c)
+		data, err := readInput(c) // a regular file of at most maxFileBytes
 		if errors.Is(err, fs.ErrNotExist) && given == "" {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("--config: %w", err)
+			if given != "" {
+				return nil, fmt.Errorf("--config: %w", err)
+			}
+			return nil, fmt.Errorf("chainsaw configuration: %w", err)
 		}
 		name := filepath.ToSlash(c)
 		cfg, diags := scenario.ParseConfiguration(name, data)
@@ -641,7 +644,7 @@ func readInstall(fsys fs.FS, p string) ([]scenario.Resource, error) {
 		return nil, err
 	}
 	_, fsPath := rootFS(abs)
-	objs, err := cliReader{fsys: fsys}.objects(fsPath)
+	objs, err := newCLIReader(fsys, "").objects(fsPath)
 	if err != nil {
 		return nil, err
 	}
