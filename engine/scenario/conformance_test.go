@@ -10,25 +10,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/internal/testenv"
 )
 
-const conformanceDir = "/work/shared/conformance/chainsaw"
-
-// conformance returns Kyverno's chainsaw tests as a file system, skipping
-// the test when they are absent (failing under CI=true).
+// conformance returns Kyverno's chainsaw tests folder (testenv's rule when
+// it is missing).
 func conformance(t *testing.T) (root string) {
 	t.Helper()
-	dir := os.Getenv("GENPLAY_CONFORMANCE")
-	if dir == "" {
-		dir = conformanceDir
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the conformance tests are required under CI=true: %v", err)
-		}
-		t.Skipf("conformance tests not found at %s (set GENPLAY_CONFORMANCE): %v", dir, err)
-	}
-	return dir
+	return testenv.Conformance(t)
 }
 
 // brokenTest names ../sync-new-label-secrets.yaml, which Kyverno's suite
