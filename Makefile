@@ -83,7 +83,7 @@ BUILD    := site/build
 GOSRC    := $(shell find api cmd engine internal wasm site -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' -not -path 'site/node_modules/*') \
 	$(wildcard site/examples/*.yaml site/examples/*.json) go.mod go.sum
 
-.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential
+.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential policy-library
 FUZZTIME ?= 30s
 
 help: ## list the targets
@@ -180,6 +180,12 @@ DIFFERENTIAL    ?=
 differential: ## compare genplay with Kyverno's CLI on the corpus and random cases (builds the CLI into KYVERNO_CLI once; DIFFERENTIAL=-seed N -random N -run RE)
 	GO=$(GO) KYVERNO_VERSION=$(KYVERNO_VERSION) scripts/kyverno-cli.sh $(KYVERNO_CLI)
 	$(GO) run ./cmd/differential -kyverno $(KYVERNO_CLI)/kyverno $(DIFFERENTIAL)
+
+POLICIES ?=
+LIBRARY  ?=
+policy-library: ## run genplay test on Kyverno's policy library checked out at POLICIES, as its CI runs it (LIBRARY=--report-format JUNIT-TEST ...)
+	@test -n "$(POLICIES)" || { echo "make policy-library POLICIES=/path/to/a/checkout/of/github.com/kyverno/policies" >&2; exit 2; }
+	GO=$(GO) scripts/policy-library.sh $(POLICIES) $(LIBRARY)
 
 clean: ## remove build outputs
 	rm -rf $(DIST) $(BUILD) site/test-output cmd/worker/build
