@@ -71,9 +71,6 @@
 //     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
 //     clean-up at the end of a test is not run, so the final cluster stays
 //     visible.
-//   - "orphaned: true" under generate is read as
-//     orphanDownstreamOnPolicyDelete: true, as some tutorials write it; a
-//     real cluster rejects the unknown field. The timeline says so.
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition
