@@ -260,6 +260,22 @@ func logVersion(file string) string {
 	return ""
 }
 
+// e2ePermissions is what Kyverno's own e2e install adds to the background
+// controller's role (scripts/config/standard/kyverno.yaml:
+// backgroundController.rbac.clusterRole.extraResources), aggregated into
+// it by label; genplay's kyverno-e2e permission profile is the same.
+const e2ePermissions = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:background-controller:oracle-e2e
+  labels:
+    rbac.kyverno.io/aggregate-to-background-controller: "true"
+rules:
+- apiGroups: ["*"]
+  resources: [configmaps, networkpolicies, resourcequotas, secrets, roles, rolebindings, limitranges, namespaces, nodes, nodes/status, pods]
+  verbs: [create, update, patch, delete, get, list]
+`
+
 // installKyverno applies Kyverno's rendered Helm chart (its CRDs, namespace,
 // ConfigMaps, RBAC and Services) and config/crds, server-side, without its
 // Deployments: the controllers run here as processes.
@@ -276,6 +292,7 @@ func (s *stack) installKyverno(ctx context.Context) error {
 		}
 		keep = append(keep, d)
 	}
+	keep = append(keep, e2ePermissions)
 	f := filepath.Join(s.dir, "kyverno-install.yaml")
 	if err := os.WriteFile(f, []byte(strings.Join(keep, "\n---\n")), 0o644); err != nil {
 		return err
