@@ -24,6 +24,16 @@ var KnownDifferences = []KnownDifference{
 		Name:  "The API server's defaulting is limited",
 		Match: func(d Diff, _ *Recording, _ Options) bool { return d.What == "defaulted" },
 	},
+	{
+		// genplay simulates v1.19.0, which deletes and recreates every
+		// tracked downstream of a GeneratingPolicy whose spec changes;
+		// v1.19.1 invalidates them and updates them in place (kyverno#16920).
+		Name: "Kyverno v1.19.1 updates a GeneratingPolicy's downstreams in place",
+		Match: func(d Diff, rec *Recording, opts Options) bool {
+			return opts.Version == "v1.19.1" && !simulated(opts) && rec.Family != "policy" &&
+				d.What == "lifecycle" && d.Genplay == Recreated && d.Real == "kept"
+		},
+	},
 }
 
 // explain names the known difference that explains d, or "".
