@@ -194,9 +194,7 @@ func (s *stack) up(ctx context.Context) error {
 		"--authorization-kubeconfig="+filepath.Join(c, "kube-controller-manager.kubeconfig"),
 		"--bind-address=127.0.0.1", "--secure-port="+strconv.Itoa(s.port(portKCM)),
 		"--service-account-private-key-file="+filepath.Join(c, "sa.key"), "--root-ca-file="+filepath.Join(c, "ca.crt"),
-		"--use-service-account-credentials=false", "--leader-elect=false", "--profiling=false",
-		"--controllers=*,-nodeipam,-nodelifecycle,-cloud-node-lifecycle,-service-lb-controller,-route,-persistentvolume-binder,-attachdetach,-persistentvolume-expander,-ttl,-bootstrapsigner,-tokencleaner,-csrsigning,-csrapproving,-csrcleaner",
-		"--v=1"); err != nil {
+		"--use-service-account-credentials=false", "--leader-elect=false", "--profiling=false", "--v=1"); err != nil {
 		return err
 	}
 	if err := s.installKyverno(ctx); err != nil {
