@@ -37,8 +37,9 @@ timed() {
 	local name=$1; shift
 	local start=$SECONDS
 	log "building $name"
-	/usr/bin/time -f "%M" -o "$CACHE/.maxrss" "$@"
-	echo "$(date -u +%FT%TZ) $name $((SECONDS - start))s maxrss=$(cat "$CACHE/.maxrss")KiB load=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$CACHE/builds.log"
+	/usr/bin/time -f "%M" -o "$CACHE/.maxrss-$name" "$@"
+	echo "$(date -u +%FT%TZ) $name $((SECONDS - start))s maxrss=$(cat "$CACHE/.maxrss-$name")KiB load=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$CACHE/builds.log"
+	rm -f "$CACHE/.maxrss-$name"
 }
 
 build_kubernetes() {
@@ -119,7 +120,9 @@ build_kyverno() {
 		mkdir -p "$out.tmp"
 		for cmd in kyverno background-controller cleanup-controller; do
 			[[ -x $out.tmp/$cmd ]] && continue
-			timed "kyverno-$cmd-$version" $NICE $GO build -mod=mod -trimpath -ldflags="$ld" -o "$out.tmp/$cmd" "./cmd/$cmd"
+			# Without -trimpath, the packages of the module cache compile as
+			# for Kyverno's CLI (scripts/kyverno-cli.sh) and share its cache.
+			timed "kyverno-$cmd-$version" $NICE $GO build -mod=mod -ldflags="$ld" -o "$out.tmp/$cmd" "./cmd/$cmd"
 		done
 		cp config/install-latest-testing.yaml "$out.tmp/"
 		cp -r config/crds "$out.tmp/crds"
