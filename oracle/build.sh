@@ -110,24 +110,31 @@ GO
 build_kyverno() {
 	local version=$1
 	local out=$CACHE/kyverno-$version
-	[[ -x $out/kyverno && -x $out/background-controller && -x $out/cleanup-controller ]] && return 0
+	# The cleanup controller only with ORACLE_CLEANUP=1 (no generate scenario
+	# needs it; CleanupPolicies and TTL labels do).
+	local cmds=(kyverno background-controller)
+	[[ ${ORACLE_CLEANUP:-0} == 1 ]] && cmds+=(cleanup-controller)
+	local have=1
+	for cmd in "${cmds[@]}"; do [[ -x $out/$cmd ]] || have=0; done
+	[[ $have == 1 ]] && return 0
 	local src=$CACHE/src/kyverno-$version
 	copy_module "github.com/kyverno/kyverno@$version" "$src"
 	(
 		cd "$src"
 		rm -f go.work go.work.sum
 		local ld="-s -w -X github.com/kyverno/kyverno/pkg/version.BuildVersion=$version"
+		[[ -d $out ]] && cp -r "$out/." "$out.tmp/" 2>/dev/null
 		mkdir -p "$out.tmp"
-		for cmd in kyverno background-controller cleanup-controller; do
+		for cmd in "${cmds[@]}"; do
 			[[ -x $out.tmp/$cmd ]] && continue
 			# Without -trimpath, the packages of the module cache compile as
 			# for Kyverno's CLI (scripts/kyverno-cli.sh) and share its cache.
 			timed "kyverno-$cmd-$version" $NICE $GO build -mod=mod -ldflags="$ld" -o "$out.tmp/$cmd" "./cmd/$cmd"
 		done
 		cp config/install-latest-testing.yaml "$out.tmp/"
-		cp -r config/crds "$out.tmp/crds"
+		rm -rf "$out.tmp/crds" && cp -r config/crds "$out.tmp/crds"
 	)
-	mv "$out.tmp" "$out"
+	rm -rf "$out" && mv "$out.tmp" "$out"
 }
 
 build_chainsaw() {

@@ -120,7 +120,7 @@ func (s *stack) up(ctx context.Context) error {
 	k8s := "kubernetes-" + k8sVersion
 	for _, b := range []string{s.bin("etcd-"+etcdVersion, "etcd"), s.bin(k8s, "kube-apiserver"), s.bin(k8s, "kube-controller-manager"),
 		s.bin(k8s, "kubectl"), filepath.Join(s.kyvernoDir(), "kyverno"), filepath.Join(s.kyvernoDir(), "background-controller"),
-		filepath.Join(s.kyvernoDir(), "cleanup-controller"), s.bin("chainsaw-"+chainsawVersion, "chainsaw")} {
+		s.bin("chainsaw-"+chainsawVersion, "chainsaw")} {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is not built: run oracle/build.sh %s", b, s.version)
 		}
@@ -446,13 +446,18 @@ func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
 	}); err != nil {
 		return err
 	}
-	cleanup := strconv.Itoa(s.port(portCleanup))
-	if err := s.kyvernoProcess("kyverno-cleanup", "kyverno-cleanup-controller", "controller", filepath.Join(kd, "cleanup-controller"), saCleanup, map[string]string{
-		"serverIP":          "127.0.0.1:" + cleanup,
-		"cleanupServerPort": cleanup,
-		"metricsPort":       strconv.Itoa(s.port(portCleanMetrics)),
-	}); err != nil {
-		return err
+	// The cleanup controller runs when it was built (ORACLE_CLEANUP=1).
+	controllers := []string{"kyverno-admission", "kyverno-background"}
+	if _, err := os.Stat(filepath.Join(kd, "cleanup-controller")); err == nil {
+		cleanup := strconv.Itoa(s.port(portCleanup))
+		if err := s.kyvernoProcess("kyverno-cleanup", "kyverno-cleanup-controller", "controller", filepath.Join(kd, "cleanup-controller"), saCleanup, map[string]string{
+			"serverIP":          "127.0.0.1:" + cleanup,
+			"cleanupServerPort": cleanup,
+			"metricsPort":       strconv.Itoa(s.port(portCleanMetrics)),
+		}); err != nil {
+			return err
+		}
+		controllers = append(controllers, "kyverno-cleanup")
 	}
 	// Ready: the resource webhooks are registered, and both controllers
 	// hold their leases.
@@ -475,7 +480,7 @@ func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
 				return fmt.Errorf("lease %s held by %q", lease, l.Spec.HolderIdentity)
 			}
 		}
-		for _, p := range []string{"kyverno-admission", "kyverno-background", "kyverno-cleanup"} {
+		for _, p := range controllers {
 			if !s.alive(p) {
 				return errStopped{fmt.Errorf("%s exited: %s", p, lastLines(readFile(filepath.Join(s.dir, "logs", p+".log")), 15))}
 			}
