@@ -67,7 +67,7 @@ build_kubernetes() {
 			# published at every version).
 			if grep -q "^	$m v0.0.0" go.mod; then args+=(-require="$m@${K8S_VERSION/v1./v0.}"); fi
 		done
-		$GO mod edit "${args[@]}"
+		[[ ${#args[@]} -eq 0 ]] || $GO mod edit "${args[@]}" # done already when a build is resumed
 		$GO mod download
 		local ld="-s -w"
 		for pkg in k8s.io/client-go/pkg/version k8s.io/component-base/version; do
