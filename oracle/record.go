@@ -363,10 +363,10 @@ func (s *stack) chainsaw(ctx context.Context, args ...string) (string, int) {
 	return string(out), code
 }
 
-// chainsawCmd is chainsaw against the stack, with its kubectl first in PATH
-// for the tests' scripts.
+// chainsawCmd is chainsaw against the stack (KUBECONFIG), with its kubectl
+// first in PATH for the tests' scripts.
 func chainsawCmd(ctx context.Context, s *stack, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, s.bin("chainsaw-"+chainsawVersion, "chainsaw"), append(args, "--kube-config", s.kubeconfig())...)
+	cmd := exec.CommandContext(ctx, s.bin("chainsaw-"+chainsawVersion, "chainsaw"), args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig(),
 		"PATH="+filepath.Join(s.cache, "kubernetes-"+k8sVersion)+":"+os.Getenv("PATH"))
 	return cmd
