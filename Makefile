@@ -83,7 +83,7 @@ BUILD    := site/build
 GOSRC    := $(shell find api cmd engine internal wasm site -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' -not -path 'site/node_modules/*') \
 	$(wildcard site/examples/*.yaml site/examples/*.json) go.mod go.sum
 
-.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential \
+.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential policy-library \
 	oracle oracle-down oracle-status oracle-test oracle-record oracle-bin oracle-exports
 FUZZTIME ?= 30s
 
@@ -241,6 +241,12 @@ oracle-exports: oracle-bin ## genplay export the gallery and the cheat-sheet cas
 				&& n=$$((n+1)) || { echo "not exported (genplay export refused it): $$f"; rm -rf $(ORACLE_CACHE)/exports/$$name; }; \
 		fi; done; echo "$$n exports in $(ORACLE_CACHE)/exports"
 	$(ORACLE) test $(ORACLE_CACHE)/exports
+
+POLICIES ?=
+LIBRARY  ?=
+policy-library: ## run genplay test on Kyverno's policy library checked out at POLICIES, as its CI runs it (LIBRARY=--report-format JUNIT-TEST ...)
+	@test -n "$(POLICIES)" || { echo "make policy-library POLICIES=/path/to/a/checkout/of/github.com/kyverno/policies" >&2; exit 2; }
+	GO=$(GO) scripts/policy-library.sh $(POLICIES) $(LIBRARY)
 
 clean: ## remove build outputs
 	rm -rf $(DIST) $(BUILD) site/test-output cmd/worker/build
