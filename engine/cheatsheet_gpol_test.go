@@ -11,6 +11,7 @@ import (
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
+	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // The seed's cheat sheet for the CEL family: the same two policies as
@@ -28,6 +29,7 @@ var gpolOptions = Options{Permissions: PermissionsUnchecked, Families: []generat
 // runGpol runs a scenario with the CEL family and requires it to pass.
 func runGpol(t *testing.T, text string) *timeline.Result {
 	t.Helper()
+	corpus.Write(t, "cheatsheet", text)
 	res := Run("scenario.yaml", []byte(text), gpolOptions)
 	if !res.Passed || res.Skipped != "" {
 		require.Fail(t, "scenario did not pass", "%s\n--- scenario:\n%s", describeRun(res), text)

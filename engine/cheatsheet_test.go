@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/timeline"
+	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // The seed cheat sheet, as tests: each case is a chainsaw scenario whose own
@@ -65,6 +66,7 @@ func requirePassed(t *testing.T, text string) *timeline.Result {
 	t.Helper()
 	// The cheat sheet is about generate semantics; the background
 	// controller's permission check has its own tests (package rbac).
+	corpus.Write(t, "cheatsheet", text)
 	res := Run("scenario.yaml", []byte(text), Options{Permissions: PermissionsUnchecked})
 	if !res.Passed || res.Skipped != "" {
 		var b strings.Builder

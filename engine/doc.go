@@ -71,9 +71,11 @@
 //     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
 //     clean-up at the end of a test is not run, so the final cluster stays
 //     visible.
-//   - "orphaned: true" under generate is read as
-//     orphanDownstreamOnPolicyDelete: true, as some tutorials write it; a
-//     real cluster rejects the unknown field. The timeline says so.
+//   - genplay simulates one release, KyvernoVersion. Compared with real
+//     Kyverno's recordings of another (internal/oracle), these differences
+//     of that release are known: Kyverno v1.19.1 updates a
+//     GeneratingPolicy's downstreams in place when the policy's spec
+//     changes (kyverno#16920), where v1.19.0 deletes and recreates them.
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition

@@ -13,7 +13,9 @@ import (
 	"github.com/genplay/genplay/engine/migrate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
+	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // The seed's cheat sheet (engine/cheatsheet_test.go and
@@ -321,6 +323,14 @@ func TestMigrationDocIsCurrent(t *testing.T) {
 	for _, c := range cheatSheetScenarios() {
 		tests, diags := scenario.Parse(c.name+".yaml", []byte(c.text))
 		require.False(t, diags.HasErrors(), "%s: %v", c.name, diags)
+		if os.Getenv(corpus.Env) != "" {
+			docs, diags := source.Parse(c.name+".yaml", []byte(c.text))
+			require.False(t, diags.HasErrors(), "%s: %v", c.name, diags)
+			converted, _, err := migrate.ConvertTestDocument(docs[0])
+			require.NoError(t, err, c.name)
+			corpus.Write(t, "migrate-"+c.name+"-legacy", c.text)
+			corpus.Write(t, "migrate-"+c.name+"-converted", converted)
+		}
 		cmp := migrate.Compare(tests[0], engine.Options{Families: families, Permissions: engine.PermissionsUnchecked})
 		require.Equal(t, migrate.Full, cmp.Conversion.Status(), "%s converts fully: %v", c.name, cmp.Conversion.Findings)
 		legacy, cel := downstreamState(cmp.Legacy, c.ev.clone), downstreamState(cmp.CEL, c.ev.clone)
