@@ -15,6 +15,7 @@ import (
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
+	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // Behaviour cases: every chainsaw Test under testdata/cases is a case. Its
@@ -136,6 +137,7 @@ func runCase(t *testing.T, name string, checks []caseCheck) {
 		opts = gpolOptions
 	}
 	file := "cases/" + name + ".yaml"
+	corpus.Write(t, "case", string(data)) // for make oracle-record
 	res := Run(file, data, opts)
 	invalid := false
 	for _, c := range checks {

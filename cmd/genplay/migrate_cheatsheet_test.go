@@ -16,7 +16,9 @@ import (
 	"github.com/genplay/genplay/engine/migrate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
+	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // The cheat sheet's ClusterPolicy cases (engine/testdata/cases/cheatsheet/
@@ -217,6 +219,16 @@ func TestMigrationDocIsCurrent(t *testing.T) {
 	for _, c := range cases {
 		tests, diags := scenario.Parse(c.file, []byte(c.text))
 		require.False(t, diags.HasErrors(), "%s: %v", c.file, diags)
+		if os.Getenv(corpus.Env) != "" {
+			// The case as written and converted, for make oracle-record.
+			name := strings.ReplaceAll(fmt.Sprintf("%s/sync-%t-orphan-%t", c.row.dir, c.sync, c.orphan), "/", "-")
+			docs, diags := source.Parse(c.file, []byte(c.text))
+			require.False(t, diags.HasErrors(), "%s: %v", c.file, diags)
+			converted, _, err := migrate.ConvertTestDocument(docs[0])
+			require.NoError(t, err, c.file)
+			corpus.Write(t, "migrate-"+name+"-legacy", c.text)
+			corpus.Write(t, "migrate-"+name+"-converted", converted)
+		}
 		cmp := migrate.Compare(tests[0], engine.Options{Families: families, Permissions: engine.PermissionsUnchecked})
 		require.Equal(t, migrate.Full, cmp.Conversion.Status(), "%s converts fully: %v", c.file, cmp.Conversion.Findings)
 		clone := strings.HasPrefix(c.row.dir, "clone/")

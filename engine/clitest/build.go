@@ -17,7 +17,7 @@ import (
 // checks Verify makes after the run; or says why it cannot be simulated
 // (skip), or what is wrong with it (err).
 func Build(fsys fs.FS, file string, t Test) (test *scenario.Test, checks []Check, skip string, err error) {
-	b := &builder{t: t, files: Files{FS: fsys, Dir: path.Dir(file)}}
+	b := &builder{t: t, files: Files{FS: fsys, Dir: path.Dir(file), read: new(int)}}
 	if err := b.read(); err != nil {
 		return nil, nil, "", err
 	}
