@@ -194,7 +194,10 @@ func (s *stack) up(ctx context.Context) error {
 		"--authorization-kubeconfig="+filepath.Join(c, "kube-controller-manager.kubeconfig"),
 		"--bind-address=127.0.0.1", "--secure-port="+strconv.Itoa(s.port(portKCM)),
 		"--service-account-private-key-file="+filepath.Join(c, "sa.key"), "--root-ca-file="+filepath.Join(c, "ca.crt"),
-		"--use-service-account-credentials=false", "--leader-elect=false", "--profiling=false", "--v=1"); err != nil {
+		// Each controller as its own service account (the namespace
+		// controller may then delete anything in a namespace), as kubeadm
+		// runs it.
+		"--use-service-account-credentials=true", "--leader-elect=false", "--profiling=false", "--v=1"); err != nil {
 		return err
 	}
 	if err := s.installKyverno(ctx); err != nil {
