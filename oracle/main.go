@@ -98,13 +98,18 @@ func run(args []string) error {
 	case "up":
 		f := flag.NewFlagSet("up", flag.ContinueOnError)
 		v := version(f)
+		kubeOnly := f.Bool("kubernetes-only", false, "start etcd, kube-apiserver and kube-controller-manager only")
 		if err := f.Parse(rest); err != nil {
 			return err
 		}
 		s := newStack(*cache, *v, *instance)
+		s.kubernetesOnly = *kubeOnly
 		if err := s.up(ctx); err != nil {
 			s.down()
 			return err
+		}
+		if s.kubernetesOnly {
+			return nil
 		}
 		admin, err := s.admin()
 		if err != nil {
