@@ -228,7 +228,7 @@ oracle-record: oracle-bin ## record what real Kyverno does with the corpus into 
 	rm -rf testdata/oracle/corpus
 	$(GO) test -count=1 -run 'Oracle|Recordings|Kyverno' -v ./internal/oracle/ | grep -E '^\s+oracle_test|agree|known difference|FAIL|ok' || true
 
-ORACLE_CHEATSHEET := -run 'CheatSheet|PolicyEdits|UsersAction|EventsName' ./engine/
+ORACLE_CHEATSHEET := -run 'BehaviourCases' ./engine/
 oracle-exports: oracle-bin ## genplay export the gallery and the cheat-sheet cases, then run the exports with real chainsaw against the live oracle
 	rm -rf $(ORACLE_CACHE)/exports $(ORACLE_CACHE)/exports-corpus && mkdir -p $(ORACLE_CACHE)/exports
 	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/exports-corpus $(GO) test -count=1 $(ORACLE_CHEATSHEET) > /dev/null

@@ -98,13 +98,18 @@ func run(args []string) error {
 	case "up":
 		f := flag.NewFlagSet("up", flag.ContinueOnError)
 		v := version(f)
+		kubeOnly := f.Bool("kubernetes-only", false, "start etcd, kube-apiserver and kube-controller-manager only")
 		if err := f.Parse(rest); err != nil {
 			return err
 		}
 		s := newStack(*cache, *v, *instance)
+		s.kubernetesOnly = *kubeOnly
 		if err := s.up(ctx); err != nil {
 			s.down()
 			return err
+		}
+		if s.kubernetesOnly {
+			return nil
 		}
 		admin, err := s.admin()
 		if err != nil {
@@ -132,7 +137,11 @@ func run(args []string) error {
 	case "test":
 		return testCmd(ctx, *cache, *instance, rest)
 	case "record":
-		return recordCmd(ctx, *cache, *instance, rest)
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return err
+		}
+		return recordCmd(ctx, *cache, *instance, abs, rest)
 	case "settle", "snapshot":
 		return hookCmd(ctx, *cache, *instance, *runDir, cmd, rest)
 	}
@@ -233,7 +242,7 @@ func chainsawConfig(cfg, out string) (string, error) {
 	return out, os.WriteFile(out, []byte(strings.Join(lines, "\n")), 0o644)
 }
 
-func recordCmd(ctx context.Context, cache string, instance int, args []string) error {
+func recordCmd(ctx context.Context, cache string, instance int, srcDir string, args []string) error {
 	f := flag.NewFlagSet("record", flag.ContinueOnError)
 	out := f.String("out", "", "the recordings' folder (testdata/oracle/<version>)")
 	repo := f.String("repo", ".", "the repository the sources are in")
@@ -275,7 +284,7 @@ func recordCmd(ctx context.Context, cache string, instance int, args []string) e
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	rc := &recorder{s: s, self: self, out: *out, runs: *runs, work: filepath.Join(s.dir, "work"),
+	rc := &recorder{s: s, self: self, src: srcDir, cache: cache, out: *out, runs: *runs, work: filepath.Join(s.dir, "work"),
 		settle: oracle.Settle{QuietSeconds: quiet.Seconds(), PollMillis: 250, TimeoutSeconds: 90},
 		ev: oracle.Evidence{Kyverno: ev.Kyverno, Background: ev.Background, Kubernetes: ev.Kubernetes, Etcd: ev.Etcd,
 			Chainsaw: ev.Chainsaw, Authorizer: ev.Authorizer, Permissions: "kyverno-e2e"}}

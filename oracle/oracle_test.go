@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/x509"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,5 +59,46 @@ func TestChainsawConfigDropsWhatV0214DoesNotKnow(t *testing.T) {
 	}
 	if got := findConfig(dir); got != cfg {
 		t.Errorf("findConfig = %q", got)
+	}
+}
+
+func TestCertificatesChainToTheCA(t *testing.T) {
+	dir := t.TempDir()
+	p, err := newPKI(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.issue("apiserver", "kube-apiserver", nil, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.issue("bg", saUser(saBg), []string{"system:serviceaccounts"}, false); err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := os.ReadFile(filepath.Join(dir, "ca.crt"))
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(ca) {
+		t.Fatal("ca.crt")
+	}
+	for name, usage := range map[string]x509.ExtKeyUsage{"apiserver": x509.ExtKeyUsageServerAuth, "bg": x509.ExtKeyUsageClientAuth} {
+		b, _ := os.ReadFile(filepath.Join(dir, name+".crt"))
+		block, _ := pem.Decode(b)
+		c, err := x509.ParseCertificate(block.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Verify(x509.VerifyOptions{Roots: pool, KeyUsages: []x509.ExtKeyUsage{usage}}); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if name == "bg" && c.Subject.CommonName != "system:serviceaccount:kyverno:kyverno-background-controller" {
+			t.Errorf("the background controller's user is %q", c.Subject.CommonName)
+		}
+	}
+	kc, err := p.kubeconfig("bg", "https://127.0.0.1:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(kc)
+	if !strings.Contains(string(b), filepath.Join(dir, "bg.crt")) {
+		t.Errorf("kubeconfig:\n%s", b)
 	}
 }

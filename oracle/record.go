@@ -145,11 +145,13 @@ func family(text string) string {
 type recorder struct {
 	s      *stack
 	self   string // this program's binary, for the hooks
+	src    string // the oracle/ folder (versions.sh), for the hooks
 	out    string // testdata/oracle/<version>
 	runs   int
 	settle oracle.Settle
 	ev     oracle.Evidence
 	work   string // scratch folder
+	cache  string // the build cache (-cache), for the hooks
 }
 
 func (rc *recorder) recordAll(ctx context.Context, srcs []source) error {
@@ -288,7 +290,7 @@ func (rc *recorder) run(ctx context.Context, src source, prepared string, n int)
 			return oracle.Run{}, err
 		}
 	}
-	hook := fmt.Sprintf("%q -instance %d -run %q", rc.self, rc.s.instance, dir)
+	hook := fmt.Sprintf("%q -cache %q -src %q -instance %d -run %q", rc.self, rc.cache, rc.src, rc.s.instance, dir)
 	hooked, err := oracle.Hook(prepared, hook+" settle", hook+" snapshot -step %d")
 	if err != nil {
 		return oracle.Run{}, err
@@ -300,7 +302,7 @@ func (rc *recorder) run(ctx context.Context, src source, prepared string, n int)
 		return oracle.Run{}, err
 	}
 	started := time.Now().UTC()
-	out, code := rc.chainsaw(ctx, testDir, filepath.Join(dir, "report"))
+	out, code := rc.chainsaw(ctx, testDir)
 	_ = os.WriteFile(filepath.Join(dir, "chainsaw.log"), []byte(out), 0o644)
 	run := oracle.Run{StartedAt: started.Format(time.RFC3339), Chainsaw: "PASS"}
 	if code != 0 {
@@ -345,10 +347,12 @@ func chainsawFailures(out string) []string {
 }
 
 // chainsaw runs chainsaw test on a folder against the stack; it returns
-// chainsaw's output and exit code.
-func (rc *recorder) chainsaw(ctx context.Context, testDir, report string, extra ...string) (string, int) {
-	return rc.s.chainsaw(ctx, append([]string{"test", "--test-dir", testDir, "--namespace", "chainsaw-test", "--skip-delete",
-		"--parallel", "1", "--no-color", "--report-format", "JSON", "--report-path", report}, extra...)...)
+// chainsaw's output and exit code. Its timeouts are generous: the machine
+// is shared, and the recorder's own waits say how long Kyverno took.
+func (rc *recorder) chainsaw(ctx context.Context, testDir string) (string, int) {
+	return rc.s.chainsaw(ctx, "test", "--test-dir", testDir, "--namespace", "chainsaw-test", "--skip-delete",
+		"--parallel", "1", "--no-color", "--apply-timeout", "1m", "--delete-timeout", "3m", "--exec-timeout", "5m",
+		"--assert-timeout", "1m", "--error-timeout", "1m", "--cleanup-timeout", "3m")
 }
 
 func (s *stack) chainsaw(ctx context.Context, args ...string) (string, int) {

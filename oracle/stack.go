@@ -25,7 +25,10 @@ import (
 // controllers, all on loopback, on ports of their own (instance N uses
 // 21000+100N and up), with their state under dir.
 type stack struct {
-	cache    string // the build cache (binaries)
+	// kubernetesOnly starts etcd, kube-apiserver and
+	// kube-controller-manager, not Kyverno (to check the cluster alone).
+	kubernetesOnly bool
+	cache          string // the build cache (binaries)
 	version  string // Kyverno's
 	instance int
 	dir      string // run/<instance>: certs, logs, pids, etcd data
@@ -118,9 +121,12 @@ func (s *stack) up(ctx context.Context) error {
 		}
 	}
 	k8s := "kubernetes-" + k8sVersion
-	for _, b := range []string{s.bin("etcd-"+etcdVersion, "etcd"), s.bin(k8s, "kube-apiserver"), s.bin(k8s, "kube-controller-manager"),
-		s.bin(k8s, "kubectl"), filepath.Join(s.kyvernoDir(), "kyverno"), filepath.Join(s.kyvernoDir(), "background-controller"),
-		s.bin("chainsaw-"+chainsawVersion, "chainsaw")} {
+	need := []string{s.bin("etcd-"+etcdVersion, "etcd"), s.bin(k8s, "kube-apiserver"), s.bin(k8s, "kube-controller-manager"), s.bin(k8s, "kubectl")}
+	if !s.kubernetesOnly {
+		need = append(need, filepath.Join(s.kyvernoDir(), "kyverno"), filepath.Join(s.kyvernoDir(), "background-controller"),
+			s.bin("chainsaw-"+chainsawVersion, "chainsaw"))
+	}
+	for _, b := range need {
 		if _, err := os.Stat(b); err != nil {
 			return fmt.Errorf("%s is not built: run oracle/build.sh %s", b, s.version)
 		}
@@ -194,8 +200,19 @@ func (s *stack) up(ctx context.Context) error {
 		"--authorization-kubeconfig="+filepath.Join(c, "kube-controller-manager.kubeconfig"),
 		"--bind-address=127.0.0.1", "--secure-port="+strconv.Itoa(s.port(portKCM)),
 		"--service-account-private-key-file="+filepath.Join(c, "sa.key"), "--root-ca-file="+filepath.Join(c, "ca.crt"),
-		"--use-service-account-credentials=false", "--leader-elect=false", "--profiling=false", "--v=1"); err != nil {
+		// Each controller as its own service account (the namespace
+		// controller may then delete anything in a namespace), as kubeadm
+		// runs it.
+		"--use-service-account-credentials=true", "--leader-elect=false", "--profiling=false", "--v=1"); err != nil {
 		return err
+	}
+	if s.kubernetesOnly {
+		var v struct{ GitVersion string }
+		if err := admin.get(ctx, "/version", &v); err != nil {
+			return err
+		}
+		fmt.Printf("oracle: Kubernetes %s is up without Kyverno in %.0fs: KUBECONFIG=%s\n", v.GitVersion, time.Since(start).Seconds(), s.kubeconfig())
+		return nil
 	}
 	if err := s.installKyverno(ctx); err != nil {
 		return err

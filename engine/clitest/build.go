@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/genplay/genplay/engine/assert"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
@@ -39,9 +40,10 @@ type builder struct {
 	files                                  Files
 	policies, resources, sources, expected []scenario.Resource
 	// generating are the names of the GeneratingPolicies; rules the rules
-	// of the ClusterPolicies and Policies by "policy/rule", a Policy named
-	// namespace/name as Kyverno's CLI names it, and namespaced a Policy's
-	// name to that namespace/name.
+	// of the ClusterPolicies and Policies by "name/rule", and namespaced a
+	// Policy's name to its namespace/name. Kyverno's CLI matches a result's
+	// policy by the last segment of its name (commands/test/output.go), so
+	// a namespaced Policy is "name" or "namespace/name" in results.
 	generating map[string]bool
 	rules      map[string]*policy.Rule
 	namespaced map[string]string
@@ -108,26 +110,28 @@ func (b *builder) index() {
 		if diags.HasErrors() || parsed == nil {
 			continue
 		}
-		name := parsed.Name
 		if parsed.Kind == policy.KindPolicy {
 			ns := parsed.Namespace
 			if ns == "" {
 				ns = "default"
 			}
-			name = ns + "/" + parsed.Name
-			b.namespaced[parsed.Name] = name
+			b.namespaced[parsed.Name] = ns + "/" + parsed.Name
 		}
 		for i := range parsed.Spec.Rules {
-			b.rules[name+"/"+parsed.Spec.Rules[i].Name] = &parsed.Spec.Rules[i]
+			b.rules[parsed.Name+"/"+parsed.Spec.Rules[i].Name] = &parsed.Spec.Rules[i]
 		}
 	}
 }
 
 // rule finds the generate rule result i names, or says why there is none.
 func (b *builder) rule(i int, r *Result) (rule *policy.Rule, skip string, err error) {
-	rule = b.rules[r.Policy+"/"+r.Rule]
-	if r.IsGeneratingPolicy || b.generating[r.Policy] && r.Rule == "" {
-		if !b.generating[r.Policy] {
+	name := r.Policy[strings.LastIndex(r.Policy, "/")+1:]
+	rule = b.rules[name+"/"+r.Rule]
+	if rule != nil && b.namespaced[name] != "" {
+		r.Policy = b.namespaced[name] // the Policy's downstreams carry its namespace
+	}
+	if r.IsGeneratingPolicy || b.generating[name] && r.Rule == "" {
+		if !b.generating[name] {
 			return nil, "", fmt.Errorf("results[%d]: no GeneratingPolicy %s among the policies", i, r.Policy)
 		}
 		r.Rule = "" // a GeneratingPolicy's downstreams carry no rule-name label
@@ -136,8 +140,6 @@ func (b *builder) rule(i int, r *Result) (rule *policy.Rule, skip string, err er
 	switch {
 	case rule == nil && strings.HasPrefix(r.Rule, "autogen-"):
 		return nil, fmt.Sprintf("results[%d] checks the autogen rule %s, which Kyverno derives from a validate, mutate or verifyImages rule: genplay simulates generate rules only", i, r.Rule), nil
-	case rule == nil && b.namespaced[r.Policy] != "" && b.rules[b.namespaced[r.Policy]+"/"+r.Rule] != nil:
-		return nil, "", fmt.Errorf("results[%d]: no policy %s: the namespaced Policy is named %s in results, as Kyverno's CLI requires", i, r.Policy, b.namespaced[r.Policy])
 	case rule == nil:
 		return nil, "", fmt.Errorf("results[%d]: no rule %s in policy %s", i, r.Rule, r.Policy)
 	case rule.Generate == nil:
@@ -166,8 +168,13 @@ func (b *builder) result(i int, r Result) (skip string, err error) {
 			if err != nil {
 				return "", err
 			}
-			for _, o := range objs {
+			for i, o := range objs {
 				defaultNamespace(o.Object)
+				// The CLI compares the generated resource with the file as
+				// it is: a value written "(( ... ))" (a template of a
+				// GeneratingPolicy, kept) or "(expr)" is text there, not
+				// one of chainsaw's expressions.
+				objs[i].Object = resource.Object(literal(map[string]any(o.Object)).(map[string]any))
 			}
 			b.expected = append(b.expected, objs...)
 			b.asserts = append(b.asserts, scenario.Operation{Type: scenario.OpAssert, Pos: b.t.Doc.Pos("results", i), Resources: objs})
@@ -192,11 +199,6 @@ func (b *builder) unsimulated() string {
 		return "the test sets variables (" + b.t.Variables + "): values that stand in for context and request data are not simulated; genplay computes them from the simulated cluster"
 	case b.t.UserInfo != "":
 		return "the test sets userinfo (" + b.t.UserInfo + "), which genplay does not simulate"
-	}
-	for _, r := range b.resources {
-		if uid := r.Object.UID(); uid != "" {
-			return "the resource " + r.Object.Ref().String() + " sets metadata.uid; the CLI keeps it, but genplay's API server assigns its own, so results that refer to it cannot match"
-		}
 	}
 	return ""
 }
@@ -228,6 +230,28 @@ func (b *builder) scenario(file string) *scenario.Test {
 			{Name: "results", Try: b.asserts},
 		},
 	}
+}
+
+// literal escapes the string values of v that an assertion would read as
+// an expression, so that they compare as text (assert.Literal).
+func literal(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = literal(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = literal(e)
+		}
+		return out
+	case string:
+		return assert.Literal(x)
+	}
+	return v
 }
 
 func ruleType(r *policy.Rule) string {

@@ -90,7 +90,9 @@ func Run(files []File, opts Options) *Report {
 	report := &Report{Tests: []Outcome{}, Config: opts.Config}
 	for _, f := range files {
 		var outcomes []Outcome
-		if f.CLI {
+		if f.NoTest != "" {
+			outcomes = []Outcome{{Path: f.Display, Status: Skip, Reason: f.NoTest, File: f}}
+		} else if f.CLI {
 			outcomes = st.cliFile(f)
 		} else {
 			outcomes = st.chainsawFile(f)
@@ -224,7 +226,7 @@ func (st *suiteRun) cli(f File, ct clitest.Test) Outcome {
 	// The Kyverno CLI checks no permissions and uses the exceptions the test names.
 	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: engine.PermissionsUnchecked, Install: st.opts.Install,
-		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0})
+		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true})
 	st.clockOut(&o)
 	o.Timeline = res
 	switch {

@@ -25,7 +25,7 @@ var outOfScopeGroups = map[string]bool{
 // genplay does not simulate (the Deployment and ReplicaSet controllers).
 var outOfScopeKinds = map[string]bool{
 	"Event": true, "Endpoints": true, "UpdateRequest": true, "ControllerRevision": true, "ReplicaSet": true,
-	"ComponentStatus": true,
+	"ComponentStatus": true, "IPAddress": true, "ServiceCIDR": true, // a Service's ClusterIP allocation
 }
 
 // InScope reports whether an object (a JSON object of the API) is one a
