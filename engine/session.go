@@ -113,8 +113,12 @@ func NewSession(opts Options) *Session {
 	if auditStores {
 		s.store.EnableAudit()
 	}
+	if opts.KeepUIDs {
+		s.store.KeepUIDs()
+	}
 	s.budget = newBudget(opts)
 	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
+	s.ctrl.SetValues(opts.Values)
 	for _, newFamily := range opts.Families {
 		s.ctrl.AddFamily(newFamily(s.ctrl, generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions}))
 	}
@@ -526,13 +530,6 @@ func (s *Session) PutAs(user generate.UserInfo, mode string, obj resource.Object
 		} else {
 			s.ctrl.PolicyCreated(newPolicy)
 		}
-		for _, r := range newPolicy.Spec.Rules {
-			if r.Generate != nil && r.Generate.OrphanedAlias {
-				ref := out.Ref()
-				s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Policy: newPolicy.Key(), Rule: r.Name,
-					Reason: "generate.orphaned is not a Kyverno field; genplay reads it as orphanDownstreamOnPolicyDelete, as some tutorials write it (a real cluster rejects it as an unknown field)"})
-			}
-		}
 	}
 	return out, warnings, nil
 }
@@ -704,7 +701,6 @@ func applyOverride(obj resource.Object, o *Override) {
 		}
 		if o.OrphanDownstreamOnPolicyDelete != nil {
 			g["orphanDownstreamOnPolicyDelete"] = *o.OrphanDownstreamOnPolicyDelete
-			delete(g, "orphaned")
 		}
 	}
 }

@@ -150,3 +150,15 @@ func (ds Diagnostics) Timeline() []timeline.Diagnostic {
 	}
 	return out
 }
+
+// FirstLine is the first line of a message, cut at 300 bytes with an
+// ellipsis: a message for a report of one line per test.
+func FirstLine(msg string) string {
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	return msg
+}
