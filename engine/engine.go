@@ -59,6 +59,9 @@ type Options struct {
 	// assigns its own): results and generated objects that refer to it
 	// (an ownerReference's uid) then match.
 	KeepUIDs bool
+	// Values stand in for context and request data, as a kyverno-test.yaml's
+	// values file does for Kyverno's CLI (generate.Values); nil: none.
+	Values *generate.Values
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.

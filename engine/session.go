@@ -118,6 +118,7 @@ func NewSession(opts Options) *Session {
 	}
 	s.budget = newBudget(opts)
 	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
+	s.ctrl.SetValues(opts.Values)
 	for _, newFamily := range opts.Families {
 		s.ctrl.AddFamily(newFamily(s.ctrl, generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions}))
 	}

@@ -113,6 +113,8 @@ type Controller struct {
 	depth, tooDeep int
 	// families are the policy families attached to the core (family.go).
 	families []Family
+	// values stand in for context and request data (values.go).
+	values *Values
 }
 
 // New returns a controller over store.

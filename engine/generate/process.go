@@ -91,7 +91,7 @@ func (c *Controller) process(ur *updateRequest) {
 
 // applyRule generates every target of a rule for one trigger.
 func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resource.Object, v view, ur *updateRequest) {
-	ctx := requestContext(v, trig)
+	ctx := c.withValues(p, trig, requestContext(v, trig))
 	if v.operation == OpDelete {
 		// On DELETE Kyverno rewrites request.object to request.oldObject,
 		// which holds the deleted object.
@@ -99,7 +99,7 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 		ctx["request"].(map[string]any)["oldObject"] = map[string]any(trig)
 	}
 	tref := trig.Ref()
-	if err := c.loadContext(rule.Context, ctx); err != nil {
+	if err := c.loadContext(rule.Context, ctx, c.ruleValues(p, rule.Name)); err != nil {
 		c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref, err.Error())
 		return
 	}
@@ -145,7 +145,7 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 			ectx := cloneContext(ctx)
 			ectx["element"] = el
 			ectx["elementIndex"] = float64(j)
-			if err := c.loadContext(fe.Context, ectx); err != nil {
+			if err := c.loadContext(fe.Context, ectx, nil); err != nil {
 				c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref, err.Error())
 				continue
 			}
