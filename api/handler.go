@@ -22,7 +22,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -78,7 +77,7 @@ type Options struct {
 	// passes the CEL GeneratingPolicy family; cmd/worker passes none (unless
 	// built with WORKER_TAGS=cel,nox509: cmd/worker/README.md), and
 	// answers a GeneratingPolicy with a skip that says so.
-	Families []generate.NewFamily
+	Families []engine.Family
 }
 
 // Handler returns the API. It keeps no state between requests beyond the
@@ -140,7 +139,7 @@ type server struct {
 	maxQueue int64
 	logger   *slog.Logger
 	run      func(string, []byte, engine.Options) *timeline.Result
-	families []generate.NewFamily
+	families []engine.Family
 	gallery  func() ([]byte, error)
 	routes   map[string]route
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -23,7 +22,7 @@ import (
 // words that survive rewording (`synchronize`, an issue number).
 
 // gpolOptions runs the CEL family, as genplay run and genplay test do.
-var gpolOptions = Options{Permissions: PermissionsUnchecked, Families: []generate.NewFamily{controller.New}}
+var gpolOptions = Options{Permissions: PermissionsUnchecked, Families: []Family{controller.New}}
 
 // runGpol runs a scenario with the CEL family and requires it to pass.
 func runGpol(t *testing.T, text string) *timeline.Result {

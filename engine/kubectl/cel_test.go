@@ -9,7 +9,6 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/kubectl"
 	"github.com/genplay/genplay/engine/timeline"
@@ -20,7 +19,7 @@ import (
 // background controller, impersonating its service account, and kubectl
 // evict.
 
-var celOptions = engine.Options{Families: []generate.NewFamily{controller.New}}
+var celOptions = engine.Options{Families: []engine.Family{controller.New}}
 
 // celScenario is a chainsaw Test of one step whose try list is ops.
 func celScenario(ops string) []byte {

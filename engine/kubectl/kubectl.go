@@ -15,8 +15,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -154,11 +154,11 @@ func (r *runner) kubectl(c *scenario.Command, stdin string) (stdout, stderr stri
 // impersonate returns the user of --as: genplay enforces no RBAC, but the
 // user, groups and the roles bound to them reach Kyverno as in a real
 // admission request.
-func (r *runner) impersonate(c *scenario.Command) (*generate.UserInfo, error) {
+func (r *runner) impersonate(c *scenario.Command) (*admission.UserInfo, error) {
 	if c.As == "" {
 		return nil, nil
 	}
-	u := &generate.UserInfo{Username: c.As, Groups: []string{"system:authenticated"}}
+	u := &admission.UserInfo{Username: c.As, Groups: []string{"system:authenticated"}}
 	if sa, ok := strings.CutPrefix(c.As, "system:serviceaccount:"); ok {
 		ns, name, ok := strings.Cut(sa, ":")
 		if !ok || ns == "" || name == "" || strings.Contains(name, ":") {
@@ -175,7 +175,7 @@ func (r *runner) impersonate(c *scenario.Command) (*generate.UserInfo, error) {
 // boundRoles lists the Roles ("namespace:name") and ClusterRoles bound to
 // a user, as Kyverno computes them for request.roles and
 // request.clusterRoles.
-func (r *runner) boundRoles(u *generate.UserInfo) (roles, clusterRoles []string) {
+func (r *runner) boundRoles(u *admission.UserInfo) (roles, clusterRoles []string) {
 	subjectMatches := func(b resource.Object) bool {
 		subjects, _ := b.Nested("subjects")
 		list, _ := subjects.([]any)
@@ -473,7 +473,7 @@ func (r *runner) defaultNamespace(c *scenario.Command, obj resource.Object) {
 
 // kubectlWrite puts obj as the user (nil: the admin), recording warnings and
 // rejections on the current step as the runner's write does.
-func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *generate.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
+func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *admission.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
 	before, getErr := r.s.Store().Get(obj.Ref())
 	existed = getErr == nil
 	switch {
@@ -502,17 +502,17 @@ func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Docu
 
 // impersonationNote says on the timeline how a request as an impersonated
 // user is simulated.
-func (r *runner) impersonationNote(ref resource.Ref, user generate.UserInfo) {
+func (r *runner) impersonationNote(ref resource.Ref, user admission.UserInfo) {
 	reason := "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
 		strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"
-	if user.Username == generate.BackgroundUser {
+	if user.Username == admission.BackgroundUser {
 		reason += "; it is Kyverno's background controller, whose requests generate policies skip unless they set skipBackgroundRequests: false"
 	}
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Reason: reason})
 }
 
 // putAs writes an object other than a policy as an impersonated user.
-func (r *runner) putAs(mode string, obj, live resource.Object, user generate.UserInfo) (resource.Object, error) {
+func (r *runner) putAs(mode string, obj, live resource.Object, user admission.UserInfo) (resource.Object, error) {
 	r.impersonationNote(obj.Ref(), user)
 	var out resource.Object
 	var err error
@@ -548,7 +548,7 @@ func orNone(s []string) string {
 	return strings.Join(s, ", ")
 }
 
-func (r *runner) kubectlApply(c *scenario.Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlApply(c *scenario.Command, stdin string, user *admission.UserInfo, o *kubectlOutput) error {
 	mode, verb := scenario.OpApply, "configured"
 	if c.Verb == "replace" {
 		mode, verb = scenario.OpUpdate, "replaced"
@@ -593,7 +593,7 @@ func (r *runner) kubectlApply(c *scenario.Command, stdin string, user *generate.
 	return nil
 }
 
-func (r *runner) kubectlCreate(c *scenario.Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlCreate(c *scenario.Command, stdin string, user *admission.UserInfo, o *kubectlOutput) error {
 	var objs []manifest
 	if len(c.Files) > 0 {
 		ms, ok := r.manifests(c, stdin, o)
@@ -916,7 +916,7 @@ func shortDuration(d time.Duration) string {
 	return strconv.Itoa(int(d.Hours()/24)) + "d"
 }
 
-func (r *runner) kubectlDelete(c *scenario.Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlDelete(c *scenario.Command, stdin string, user *admission.UserInfo, o *kubectlOutput) error {
 	ignore := last(c.Flags["ignore-not-found"]) == "true"
 	var refs []resource.Ref
 	if len(c.Files) > 0 {
@@ -984,7 +984,7 @@ func (r *runner) kubectlDelete(c *scenario.Command, stdin string, user *generate
 }
 
 // removeAs deletes an object as an impersonated user.
-func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
+func (r *runner) removeAs(ref resource.Ref, user admission.UserInfo) error {
 	live, err := r.s.Store().Get(ref)
 	if err != nil {
 		return err
@@ -1000,7 +1000,7 @@ func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
 }
 
 // kubectlLabel runs kubectl label and annotate.
-func (r *runner) kubectlLabel(c *scenario.Command, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlLabel(c *scenario.Command, user *admission.UserInfo, o *kubectlOutput) error {
 	field, done := "labels", "labeled"
 	if c.Verb == "annotate" {
 		field, done = "annotations", "annotated"
@@ -1345,7 +1345,7 @@ func (r *runner) kubectlExec(c *scenario.Command, o *kubectlOutput) error {
 	}
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
 		Reason: "kubectl exec: the API server sends Kyverno a CONNECT admission request for pods/exec (a PodExecOptions); genplay runs no containers, so the command does not run and prints nothing"})
-	r.s.Admit(generate.Request{Operation: generate.OpConnect, Object: opts, User: r.opts.Admin,
+	r.s.Admit(admission.Request{Operation: admission.OpConnect, Object: opts, User: r.opts.Admin,
 		SubResource: "exec", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
 	return nil
 }
@@ -1437,7 +1437,7 @@ func (r *runner) kubectlEvict(c *scenario.Command, o *kubectlOutput) error {
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
 		Reason: "kubectl evict: the API server sends Kyverno a CREATE admission request for pods/eviction (an Eviction), then deletes the pod; " +
 			"genplay's pods never run, so it goes at once"})
-	r.s.Admit(generate.Request{Operation: generate.OpCreate, Object: eviction, User: user,
+	r.s.Admit(admission.Request{Operation: admission.OpCreate, Object: eviction, User: user,
 		SubResource: "eviction", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
 	if err := r.s.DeleteAs(user, ref); err != nil {
 		o.serverError(err, "")

@@ -3,6 +3,7 @@ package controller
 import (
 	"slices"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
@@ -36,12 +37,12 @@ func filtered(kind, namespace string) bool {
 // Admit implements generate.Family: Kyverno's gpol and ngpol webhook
 // handlers (handler.Generate, GenerateNamespaced; §3.1). The webhook never
 // blocks and never evaluates: it queues one UpdateRequest per policy.
-func (f *Family) Admit(req generate.Request) {
+func (f *Family) Admit(req admission.Request) {
 	obj := req.Object
 	if obj == nil {
 		obj = req.OldObject
 	}
-	if obj == nil || len(f.policies) == 0 {
+	if obj == nil || f.policies.Len() == 0 {
 		return
 	}
 	gvk := obj.GVK()
@@ -61,7 +62,7 @@ func (f *Family) Admit(req generate.Request) {
 	if filtered(gvk.Kind, ns) {
 		return
 	}
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		p := e.p
 		if !p.Spec.Evaluation.AdmissionEnabled {
 			continue
@@ -72,12 +73,12 @@ func (f *Family) Admit(req generate.Request) {
 		if p.Namespaced() && ns == "" {
 			continue // GenerateNamespaced: requests without a namespace
 		}
-		if req.User.Username == generate.BackgroundUser && p.Spec.Evaluation.SkipBackgroundRequests {
+		if req.User.Username == admission.BackgroundUser && p.Spec.Evaluation.SkipBackgroundRequests {
 			continue
 		}
 		rc := ruleContext{trigger: triggerOf(obj, req)}
 		switch req.Operation {
-		case generate.OpDelete:
+		case admission.OpDelete:
 			switch {
 			case listsDelete(p):
 				// generate on trigger deletion
@@ -87,7 +88,7 @@ func (f *Family) Admit(req generate.Request) {
 				f.keptOnTriggerDelete(e, obj)
 				continue
 			}
-		case generate.OpUpdate:
+		case admission.OpUpdate:
 			rc.synchronize = p.Spec.Evaluation.Synchronize
 		}
 		r := req
@@ -98,9 +99,9 @@ func (f *Family) Admit(req generate.Request) {
 // requestNamespace is request.namespace as the API server sets it: the
 // object's namespace, and for a Namespace its own name on UPDATE and DELETE
 // (request-info parsing of /namespaces/<name>).
-func requestNamespace(req generate.Request, obj resource.Object, namespaced bool) string {
+func requestNamespace(req admission.Request, obj resource.Object, namespaced bool) string {
 	if obj.Kind() == "Namespace" && obj.APIVersion() == "v1" && req.SubResource == "" {
-		if req.Operation == generate.OpCreate {
+		if req.Operation == admission.OpCreate {
 			return ""
 		}
 		return obj.Name()
@@ -118,7 +119,7 @@ func listsDelete(p *gpol.Policy) bool {
 		return false
 	}
 	for _, r := range p.Spec.MatchConstraints.ResourceRules {
-		if slices.Contains(r.Operations, generate.OpDelete) {
+		if slices.Contains(r.Operations, admission.OpDelete) {
 			return true
 		}
 	}
