@@ -178,6 +178,10 @@ func (s *Session) Changed(before, after resource.Object) {
 	obj := after
 	if obj == nil {
 		obj = before
+	} else {
+		// A write costs its size: the store measured it, the step will
+		// render it. Past the budget, overLimit stops the run.
+		_ = s.budget.Charge(budget.Size(map[string]any(after), s.budget.Remaining()), "writing objects")
 	}
 	ref := obj.Ref()
 	if s.isTouched[ref] {
@@ -232,13 +236,26 @@ func (s *Session) end() *timeline.Step {
 			ch.Change = timeline.ChangeUpdated
 		}
 		name := t.ref.String()
-		before, now := s.yaml(t.before), s.yaml(after)
+		before, err1 := s.yaml(t.before)
+		now, err2 := s.yaml(after)
+		if err1 != nil || err2 != nil {
+			// An object whose YAML alone is larger than the timeline may
+			// be: the step is recorded in outline, and the run stops.
+			s.curBytes += s.opts.Limits.TimelineBytes + 1
+			s.overflow = true
+			break
+		}
 		_ = s.budget.Charge(int64(len(before)+len(now)), "the step's diffs") // overLimit stops the run
 		ch.Diff = source.Diff(name+" (before)", name+" (after)", before, now)
 		if ch.Change == timeline.ChangeUpdated && t.first != nil && sameContent(t.before, after) && !sameContent(t.before, t.first) {
 			// A write undone within the step (Kyverno reverting an edit):
 			// show the write and the revert, not only the metadata they left.
-			first := s.yaml(t.first)
+			first, err := s.yaml(t.first)
+			if err != nil {
+				s.curBytes += s.opts.Limits.TimelineBytes + 1
+				s.overflow = true
+				break
+			}
 			_ = s.budget.Charge(int64(len(first)), "the step's diffs") // overLimit stops the run
 			ch.Diff = source.Diff(name+" (before)", name+" (after the step's first write)", before, first) +
 				source.Diff(name+" (after the step's first write)", name+" (after)", first, now)
@@ -356,22 +373,25 @@ type rendering struct {
 // yaml renders obj for a diff, reusing the rendering of the same version
 // (apiVersion, kind, namespace, name, uid and resourceVersion: the store
 // gives every write a new resourceVersion). nil renders as nothing.
-func (s *Session) yaml(obj resource.Object) []byte {
+func (s *Session) yaml(obj resource.Object) ([]byte, error) {
 	if obj == nil {
-		return nil
+		return nil, nil
 	}
 	ref, uid, rv := obj.Ref(), obj.UID(), obj.ResourceVersion()
 	if r, ok := s.rendered[ref]; ok && rv != "" && r.uid == uid && r.resourceVersion == rv {
-		return r.text
+		return r.text, nil
 	}
-	text, _ := source.Marshal(map[string]any(obj))
+	text, err := source.MarshalLimit(map[string]any(obj), s.opts.Limits.TimelineBytes)
+	if err != nil {
+		return nil, err
+	}
 	if rv != "" {
 		if s.rendered == nil {
 			s.rendered = map[resource.Ref]rendering{}
 		}
 		s.rendered[ref] = rendering{uid: uid, resourceVersion: rv, text: text}
 	}
-	return text
+	return text, nil
 }
 
 // userEvent records what the user did.

@@ -6,6 +6,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/generate"
@@ -84,8 +85,10 @@ func (st *suite) runCLITest(f testFile) []testOutcome {
 			o.Status, o.Reason = statusSkip, skip
 		default:
 			// The Kyverno CLI checks no permissions and uses the exceptions the test names.
+			o.start = time.Now()
 			res := engine.RunTest(t, engine.Options{Files: fsys, Permissions: engine.PermissionsUnchecked, Install: st.install,
 				Families: families, PolicyExceptions: len(ct.Exceptions) > 0})
+			o.duration = time.Since(o.start)
 			o.timeline = res
 			switch {
 			case res.Skipped != "":

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/internal/testenv"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -59,21 +60,11 @@ type expectations struct {
 	Tests map[string]expectation `yaml:"tests"`
 }
 
-// conformanceDir returns Kyverno's chainsaw tests folder, skipping the test
-// when it is absent (failing under CI=true).
+// conformanceDir returns Kyverno's chainsaw tests folder (testenv's rule
+// when it is missing).
 func conformanceDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("GENPLAY_CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "conformance", "chainsaw")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Kyverno's conformance tests are required under CI=true: %s is missing (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE): %v", dir, err)
-		}
-		t.Skipf("Kyverno's conformance tests are not at %s (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE)", dir)
-	}
-	return dir
+	return testenv.Conformance(t)
 }
 
 // suiteKey names a test in the list: its folder relative to the suite root.

@@ -99,3 +99,22 @@ func copyFiles(in map[string]string) map[string]string {
 	}
 	return out
 }
+
+func TestKyvernosSuitesRunWithTheirOwnChainsawConfiguration(t *testing.T) {
+	versions := filepath.Join(filepath.Dir(conformanceDir(t)), "versions")
+	suites, err := filepath.Glob(filepath.Join(versions, "*", "generating-policies"))
+	require.NoError(t, err)
+	require.NotEmpty(t, suites, "Kyverno's suites as shipped are under %s", versions)
+	for _, suite := range suites {
+		t.Run(filepath.Base(filepath.Dir(suite)), func(t *testing.T) {
+			stdout, stderr, code := genplayTest(t, "--json", suite)
+			require.NotEqual(t, 2, code, "the suite's .chainsaw.yaml (chainsaw.kyverno.io/v1alpha2) is read: %s", stderr)
+			var report testReport
+			require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+			notes := strings.Join(report.Notes, "\n")
+			assert.Contains(t, notes, "chainsaw configuration "+filepath.ToSlash(filepath.Join(suite, ".chainsaw.yaml")))
+			assert.Contains(t, notes, "spec.namespace.fastDelete: ignored")
+			assert.Positive(t, report.Passed)
+		})
+	}
+}

@@ -13,10 +13,12 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/testreport"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -42,6 +44,11 @@ type testOutcome struct {
 	// stopped is set when a safety net (input.go: time, memory) stopped
 	// the run: genplay test then exits 3, not 1.
 	stopped bool
+	// start and duration time the test, for reports; namespace is the
+	// namespace a chainsaw test ran in.
+	start     time.Time
+	duration  time.Duration
+	namespace string
 }
 
 // testReport is `genplay test --json`'s output.
@@ -53,6 +60,8 @@ type testReport struct {
 	Passed  int           `json:"passed"`
 	Failed  int           `json:"failed"`
 	Skipped int           `json:"skipped"`
+	// configReport is the Configuration's report settings.
+	configReport scenario.Report
 }
 
 func testCommand(args []string, stdout, stderr io.Writer) int {
@@ -67,8 +76,19 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	fset.Func("install", "apply the manifests of FILE, or of the YAML files of a folder, to every fresh cluster before each test (the CRDs a suite assumes); repeatable",
 		func(p string) error { install = append(install, p); return nil })
 	config := fset.String("config", "", "chainsaw's Configuration file (default: .chainsaw.yaml in the first folder PATH, else in the working directory)")
+	reportFormat := fset.String("report-format", "", "also write a report for CI, as chainsaw does: "+strings.Join(testreport.Formats, ", ")+" (default: the Configuration's, else none)")
+	reportPath := fset.String("report-path", "", "the folder of the report (default: the Configuration's, else the working directory)")
+	reportName := fset.String("report-name", "", "the report's file name; the format's extension is added when it has none (default: the Configuration's, else "+scenario.DefaultReportName+")")
 	if err := fset.Parse(args); err != nil {
 		return 2
+	}
+	if *reportFormat != "" {
+		f, err := testreport.ParseFormat(*reportFormat)
+		if err != nil {
+			fmt.Fprintf(stderr, "genplay test: --report-format: %v\n", err)
+			return 2
+		}
+		*reportFormat = f
 	}
 	permissions, err := engine.ParsePermissions(*perms)
 	if err != nil {
@@ -79,10 +99,32 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "genplay test: want at least one PATH (a chainsaw test, a kyverno-test.yaml, or a folder holding them)")
 		return 2
 	}
+	started := time.Now()
 	report, err := runSuiteWith(fset.Args(), suiteOptions{permissions: permissions, install: install, config: *config})
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay test: %v\n", err)
 		return 2
+	}
+	// chainsaw's order: the flags override the Configuration's report.
+	out := report.configReport
+	setFlags := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
+	if setFlags["report-format"] {
+		out.Format = *reportFormat
+	}
+	if setFlags["report-path"] {
+		out.Path = *reportPath
+	}
+	if setFlags["report-name"] {
+		out.Name = *reportName
+	}
+	if out.Format != "" {
+		file, err := writeTestReport(report, out, started)
+		if err != nil {
+			fmt.Fprintf(stderr, "genplay test: report: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "genplay test: %s report written to %s\n", out.Format, file)
 	}
 	if *verbose && !*asJSON {
 		for _, t := range report.Tests {
@@ -198,6 +240,7 @@ func runSuiteWith(paths []string, opts suiteOptions) (*testReport, error) {
 		return nil, err
 	}
 	if st.config != nil {
+		report.configReport = st.config.Report
 		report.Notes = append(report.Notes, "chainsaw configuration "+st.config.File)
 		for _, n := range st.config.Ignored {
 			report.Notes = append(report.Notes, st.config.File+": "+n)
@@ -352,7 +395,7 @@ func classify(p string, config *scenario.Configuration) (string, error) {
 // runChainsawFile runs every chainsaw Test of one file, each in a fresh
 // simulated cluster.
 func (st *suite) runChainsawFile(f testFile) []testOutcome {
-	tests, diags := scenario.Load(st.fsys, f.fsPath)
+	tests, diags := scenario.LoadConfigured(st.fsys, f.fsPath, st.config)
 	if diags.HasErrors() {
 		var detail []string
 		for _, d := range diags.Errors() {
@@ -379,6 +422,10 @@ func (st *suite) runChainsawFile(f testFile) []testOutcome {
 		if st.config != nil && st.config.Namespace != "" && t.Namespace == "" {
 			t.Namespace = st.config.Namespace
 		}
+		o.namespace = t.Namespace
+		if o.namespace == "" {
+			o.namespace = engine.TestNamespace
+		}
 		if reason := unsimulatedPolicies(t); reason != "" {
 			o.Status, o.Reason = statusSkip, reason
 			out = append(out, o)
@@ -387,8 +434,10 @@ func (st *suite) runChainsawFile(f testFile) []testOutcome {
 		ctx, stop := guard()
 		// Kyverno's conformance suite runs with PolicyExceptions enabled
 		// (scripts/config/standard/kyverno.yaml).
+		o.start = time.Now()
 		res := engine.RunTest(t, engine.Options{Files: st.fsys, Permissions: st.permissions, Install: st.install, Context: ctx,
 			Families: families, PolicyExceptions: true})
+		o.duration = time.Since(o.start)
 		stoppedBy := context.Cause(ctx)
 		stop()
 		o.timeline = res

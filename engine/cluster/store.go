@@ -315,6 +315,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 		return nil, err
 	}
 	applyDefaults(info, o)
+	if gk == crdGK {
+		crdStatus(o, nil, s.clock.Stamp())
+	}
 	causes := append(validateMeta(info, md), validateData(info, o)...)
 	if info.Namespaced && ns == "" {
 		causes = append(causes, FieldError{Type: "Required value", Field: "metadata.namespace",
@@ -339,6 +342,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	key := objKey{gk: gk, namespace: ns, name: name}
 	if s.objects[key] != nil {
 		return nil, alreadyExists(info, name)
+	}
+	if err := checkStoredSize(o); err != nil {
+		return nil, err
 	}
 	s.uidSeq++
 	md["uid"] = uidString(s.uidSeq)
@@ -420,6 +426,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 		if causes := crdImmutable(cur.obj, o); len(causes) > 0 {
 			return nil, false, Invalid("CustomResourceDefinition.apiextensions.k8s.io", name, causes)
 		}
+		crdStatus(o, cur.obj, s.clock.Stamp())
 	}
 	curMD := cur.obj.Metadata()
 	for _, f := range []string{"uid", "creationTimestamp", "generation", "resourceVersion"} {
@@ -431,6 +438,9 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	}
 	if resource.Equal(o, cur.obj) {
 		return cur.obj, false, nil
+	}
+	if err := checkStoredSize(o); err != nil {
+		return nil, false, err
 	}
 	if specChanged(cur.obj, o) {
 		gen, _ := curMD["generation"].(float64)
@@ -950,6 +960,9 @@ func admit(obj resource.Object) (resource.Object, error) {
 				return nil, badRequest(fmt.Sprintf("metadata.%s must be a string", f))
 			}
 		}
+	}
+	if err := checkRequestSize(o); err != nil {
+		return nil, err
 	}
 	return o, nil
 }
