@@ -77,9 +77,11 @@
 //     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
 //     clean-up at the end of a test is not run, so the final cluster stays
 //     visible.
-//   - "orphaned: true" under generate is read as
-//     orphanDownstreamOnPolicyDelete: true, as some tutorials write it; a
-//     real cluster rejects the unknown field. The timeline says so.
+//   - genplay simulates one release, KyvernoVersion. Compared with real
+//     Kyverno's recordings of another (internal/oracle), these differences
+//     of that release are known: Kyverno v1.19.1 updates a
+//     GeneratingPolicy's downstreams in place when the policy's spec
+//     changes (kyverno#16920), where v1.19.0 deletes and recreates them.
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition
@@ -177,8 +179,14 @@
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (package shell), inside a subset of sh: &&, ||,
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
-//     echo, test and [ (strings and integers), seq, sleep (it advances the
-//     logical clock), set -e. Other programs, case, arithmetic and
+//     echo, test and [ (strings, integers, files), seq, sleep (it advances
+//     the logical clock), set -e, and the common utilities (cat, printf,
+//     rm, mkdir, touch, cp, mv, ls, base64, tr, sed s///, grep, head, tail,
+//     wc, cut, sort, uniq, tee) with pipes and redirections to and from
+//     files. Files live in the test's scratch folder, in memory for the
+//     whole test: the test's own files are read through it, and nothing is
+//     ever written to or removed from the real file system (an absolute
+//     path too is the scratch's). Other programs, case, arithmetic and
 //     backquotes make the test skip with the reason; a script's loops run
 //     at most 10,000 times and it prints at most 4 MiB. jq in a pipeline
 //     runs only in native builds: it would add about 0.35 MB to the

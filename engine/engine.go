@@ -54,6 +54,11 @@ type Options struct {
 	// family: off, as in the Helm chart; Kyverno's conformance suite runs
 	// with it on (genplay test turns it on, genplay run has a flag).
 	PolicyExceptions bool
+	// KeepUIDs keeps the metadata.uid an applied object sets, as Kyverno's
+	// CLI does for a kyverno-test.yaml's resources (a real API server
+	// assigns its own): results and generated objects that refer to it
+	// (an ownerReference's uid) then match.
+	KeepUIDs bool
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.

@@ -12,6 +12,7 @@ import (
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -99,6 +100,8 @@ type runner struct {
 	// positioned is set when the current write was rejected with
 	// diagnostics that already point at the offending fields.
 	positioned bool
+	// scratch is the test's scratch folder, which its scripts share.
+	scratch *shell.Scratch
 }
 
 // errSkip stops a test that cannot be simulated honestly.

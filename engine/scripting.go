@@ -16,8 +16,11 @@ import (
 
 // script runs a script or command operation with package shell.
 func (r *runner) script(stepName string, op *scenario.Operation, bindings map[string]any) bool {
-	out := shell.Run(scriptSession{r}, shell.Options{Files: r.s.opts.Files, File: r.t.File, Namespace: r.ns, Admin: Admin},
-		stepName, op, bindings)
+	if r.scratch == nil {
+		r.scratch = shell.NewScratch(r.s.opts.Files, r.t.File)
+	}
+	out := shell.Run(scriptSession{r}, shell.Options{Files: r.s.opts.Files, File: r.t.File, Namespace: r.ns, Admin: Admin,
+		Scratch: r.scratch}, stepName, op, bindings)
 	switch {
 	case out.Skipped != "":
 		r.res.Skipped = out.Skipped

@@ -111,6 +111,9 @@ func NewSession(opts Options) *Session {
 	if auditStores {
 		s.store.EnableAudit()
 	}
+	if opts.KeepUIDs {
+		s.store.KeepUIDs()
+	}
 	s.budget = newBudget(opts)
 	s.core = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
 	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions)}

@@ -21,7 +21,14 @@ func exportCommand(args []string, stdout, stderr io.Writer) (code int) {
 	out := fs.String("o", "", "write the test to this file instead of standard output")
 	exceptions := fs.Bool("policy-exceptions", false,
 		"enable CEL PolicyExceptions, as Kyverno's --enablePolicyException does (off by default, as in the Helm chart)")
+	perms := fs.String("permissions", "chart",
+		"what Kyverno's background controller may manage before the scenario's own RBAC objects: chart (a default Helm install, as genplay run), kyverno-e2e (Kyverno's own test install) or none (no check)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	permissions, err := engine.ParsePermissions(*perms)
+	if err != nil {
+		fmt.Fprintf(stderr, "genplay export: %v\n", err)
 		return 2
 	}
 	if fs.NArg() != 1 {
@@ -43,7 +50,7 @@ func exportCommand(args []string, stdout, stderr io.Writer) (code int) {
 	}()
 	ctx, stop := guard()
 	defer stop()
-	opts := engine.Options{Context: ctx, Families: families, PolicyExceptions: *exceptions}
+	opts := engine.Options{Context: ctx, Families: families, PolicyExceptions: *exceptions, Permissions: permissions}
 	name := file
 	if abs, err := filepath.Abs(file); err == nil {
 		opts.Files, name = rootFS(abs)

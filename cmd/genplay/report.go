@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/suite"
 	"github.com/genplay/genplay/engine/testreport"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -15,7 +16,7 @@ import (
 // writeTestReport writes the run's report where settings say, as chainsaw
 // does with --report-format, --report-path and --report-name, and returns
 // the file written.
-func writeTestReport(report *testReport, settings scenario.Report, started time.Time) (string, error) {
+func writeTestReport(report *suite.Report, settings scenario.Report, started time.Time) (string, error) {
 	run := reportRun(report, started, time.Since(started))
 	var b bytes.Buffer
 	if err := testreport.Write(&b, run, settings.Format); err != nil {
@@ -31,27 +32,27 @@ func writeTestReport(report *testReport, settings scenario.Report, started time.
 }
 
 // reportRun is the run as testreport models it.
-func reportRun(report *testReport, start time.Time, d time.Duration) *testreport.Run {
+func reportRun(report *suite.Report, start time.Time, d time.Duration) *testreport.Run {
 	run := &testreport.Run{Name: "genplay", Start: start, Duration: d}
 	for _, o := range report.Tests {
 		t := testreport.Test{Folder: filepath.ToSlash(filepath.Dir(o.Path)), File: o.Path, Name: o.Name, Kind: "chainsaw",
-			Namespace: o.namespace, Reason: o.Reason, Detail: o.detail, Start: o.start, Duration: o.duration}
-		if o.file.cli {
+			Namespace: o.Namespace, Reason: o.Reason, Detail: o.Detail, Start: o.Start, Duration: o.Duration}
+		if o.File.CLI || o.File.NoTest != "" {
 			t.Kind = "kyverno"
 		}
 		if t.Start.IsZero() {
 			t.Start = start // not run: skipped before its cluster was made
 		}
 		switch o.Status {
-		case statusPass:
+		case suite.Pass:
 			t.Status = testreport.Passed
-		case statusFail:
+		case suite.Fail:
 			t.Status = testreport.Failed
 		default:
 			t.Status = testreport.Skipped
 		}
-		if o.timeline != nil && o.Status != statusSkip {
-			t.Steps = reportSteps(o.timeline)
+		if o.Timeline != nil && o.Status != suite.Skip {
+			t.Steps = reportSteps(o.Timeline)
 		}
 		run.Tests = append(run.Tests, t)
 	}

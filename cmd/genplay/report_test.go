@@ -35,8 +35,8 @@ func mixedSuite(t *testing.T) string {
 		}
 	}
 	same := func(_, text string) string { return text }
-	copyDir(filepath.Join("testdata", "kyverno-test", "add-quota"), "k-pass", same)
-	copyDir(filepath.Join("testdata", "kyverno-test", "add-quota"), "k-fail", func(name, text string) string {
+	copyDir(filepath.Join("..", "..", "engine", "suite", "testdata", "kyverno-test", "add-quota"), "k-pass", same)
+	copyDir(filepath.Join("..", "..", "engine", "suite", "testdata", "kyverno-test", "add-quota"), "k-fail", func(name, text string) string {
 		switch name {
 		case "generated.yaml":
 			return strings.Replace(text, `pods: "20"`, `pods: "21"`, 1)
@@ -45,7 +45,7 @@ func mixedSuite(t *testing.T) string {
 		}
 		return text
 	})
-	copyDir(filepath.Join("testdata", "kyverno-test", "validate-only"), "k-skip", same)
+	copyDir(filepath.Join("..", "..", "engine", "suite", "testdata", "kyverno-test", "validate-only"), "k-skip", same)
 	return writeFiles(t, files)
 }
 

@@ -315,7 +315,7 @@ func (r *runner) precheck(c *Command) error {
 // files can be read: kubectl would print an error, and a check expecting
 // one would pass without anything having been tried.
 func (r *runner) canRead(c *Command) error {
-	if r.opts.Files != nil {
+	if r.opts.Files != nil || r.writesFiles {
 		return nil
 	}
 	files := c.Files

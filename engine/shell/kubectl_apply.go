@@ -34,14 +34,14 @@ func (r *runner) kubectlApply(c *Command, stdin string, user *admission.UserInfo
 			return err
 		}
 		switch {
+		case err != nil && mode == scenario.OpUpdate:
+			// kubectl replace: AddSourceToErr("replacing", ...), whether
+			// the object was missing or the update refused.
+			o.serverError(err, fmt.Sprintf("error when replacing %q", m.file))
 		case err != nil && !existed:
 			o.serverError(err, fmt.Sprintf("error when creating %q", m.file))
-		case err != nil && mode == scenario.OpUpdate:
-			o.serverError(err, fmt.Sprintf("error when replacing %q", m.file))
 		case err != nil:
 			o.serverError(err, fmt.Sprintf("error when patching %q", m.file))
-		case !existed && mode == scenario.OpUpdate:
-			o.serverError(err, "")
 		case !existed:
 			fmt.Fprintf(&o.stdout, "%s created\n", typeName(info, obj.Name()))
 		case out == nil:

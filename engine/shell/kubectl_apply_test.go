@@ -44,6 +44,43 @@ func TestKubectlApply(t *testing.T) {
 			pass: true,
 		},
 		{
+			name: "replace writes an existing object and fails on a missing one",
+			ops: `- script:
+    content: |
+      kubectl replace -f - <<EOF
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: base
+        namespace: default
+      data:
+        level: debug
+      EOF
+      kubectl replace -f - <<EOF
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: missing
+        namespace: default
+      EOF
+    check:
+      ($stdout): |
+        configmap/base replaced
+      ($stderr): |
+        Error from server (NotFound): error when replacing "STDIN": configmaps "missing" not found
+      ($error != null): true
+- assert:
+    resource:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: base-copy
+        namespace: apps
+      data:
+        level: debug`,
+			pass: true,
+		},
+		{
 			name: "a heredoc applied through kubectl reaches Kyverno, which clones into the new namespace",
 			ops: `- script:
     content: |

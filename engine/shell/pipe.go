@@ -35,7 +35,12 @@ func (r *runner) pipeline(c *Command, res *scriptResult) (int, error) {
 		case "kubectl":
 			o, e, code, err = r.kubectl(st.Kubectl, out)
 		default:
-			err = &scenario.UnsupportedError{Reason: "pipes into " + st.Program}
+			spec, ok := utilities[st.Program]
+			if !ok {
+				err = &scenario.UnsupportedError{Reason: "pipes into " + st.Program}
+				break
+			}
+			o, e, code = spec.run(r, st.Args, out)
 		}
 		if err != nil {
 			return 0, err
@@ -51,6 +56,13 @@ func (r *runner) pipeline(c *Command, res *scriptResult) (int, error) {
 		}
 		res.stderr.WriteString(e)
 		out = o
+	}
+	if c.Out != "" {
+		if err := r.scratch().Write(c.Out, []byte(out), c.Append); err != nil {
+			res.stderr.WriteString("sh: " + c.Out + ": " + err.Error() + "\n")
+			return 1, nil
+		}
+		return code, nil
 	}
 	res.stdout.WriteString(out)
 	return code, nil

@@ -77,6 +77,9 @@ type Options struct {
 	Namespace string
 	// Admin is the user kubectl acts as without --as.
 	Admin admission.UserInfo
+	// Scratch is the test's scratch folder, shared by its scripts (nil:
+	// one for this operation alone).
+	Scratch *Scratch
 }
 
 // Outcome is how a script or command operation ended.
@@ -104,6 +107,9 @@ type runner struct {
 	s    Session
 	opts Options
 	out  Outcome
+	// writesFiles: the script writes files to the scratch folder, so a
+	// file kubectl reads may be one of them.
+	writesFiles bool
 }
 
 // fail records the operation's failure.

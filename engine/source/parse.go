@@ -220,7 +220,8 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 		if l, c, ok := find(lines, "*"+name); ok {
 			line, col = l, c
 		}
-		msg = fmt.Sprintf("unknown alias *%s: no anchor &%s is defined before it", name, name)
+		short := clip(name)
+		msg = fmt.Sprintf("unknown alias *%s: no anchor &%s is defined before it", short, short)
 	case strings.HasPrefix(msg, "mapping values are not allowed"):
 		if line <= len(lines) {
 			text := lines[line-1]
@@ -248,16 +249,35 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 	return Errorf(Pos{File: file, Line: line, Col: col}, "yaml: %s, near %s", msg, excerpt(lines[line-1], col))
 }
 
-// excerpt quotes at most 40 characters of text from column col (1-based).
+// maxExcerpt is the most characters of the user's text a message quotes.
+const maxExcerpt = 40
+
+// excerpt quotes at most maxExcerpt characters of text from column col
+// (1-based).
 func excerpt(text string, col int) string {
 	r := []rune(text)
 	from := max(0, min(col-1, len(r)))
-	to := min(len(r), from+40)
-	out := string(r[from:to])
-	if to < len(r) {
-		out += "…"
+	return strconv.Quote(clip(string(r[from:])))
+}
+
+// Excerpt quotes s as %q does, cut to its first 40 characters (and "…"):
+// how a message names a key, an alias or a value the user wrote, which may
+// be thousands of characters long.
+func Excerpt(s string) string { return strconv.Quote(clip(s)) }
+
+// clip cuts s to its first maxExcerpt characters, marking the cut with "…".
+func clip(s string) string {
+	if len(s) <= maxExcerpt {
+		return s
 	}
-	return strconv.Quote(out)
+	n := 0
+	for i := range s {
+		if n == maxExcerpt {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }
 
 // find returns the 1-based line and column of the first occurrence of s.
@@ -394,7 +414,7 @@ func (c *converter) mapping(n *yaml.Node, depth int) (any, bool) {
 			continue
 		}
 		if first, dup := seen[key]; dup {
-			c.errorf(k, "key %q already set in map (first set on line %d)", key, first.Line)
+			c.errorf(k, "key %s already set in map (first set on line %d)", Excerpt(key), first.Line)
 			continue
 		}
 		seen[key] = k

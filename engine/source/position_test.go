@@ -1,6 +1,7 @@
 package source
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -20,6 +21,10 @@ func TestEveryYAMLErrorSaysLineAndColumn(t *testing.T) {
 		{"a mapping value on the first line", "a: b: c\n", "f.yaml:1:5", `mapping values are not allowed in this context, near ": c"`},
 		{"an unterminated quoted string", "a: 1\nb: 'open\n", "f.yaml:2:4", `(a quoted string here is not closed), near "'open"`},
 		{"a long line is cut in the excerpt", long, "f.yaml:1:4", `…"`},
+		{"an unknown alias with a 5,000-character name is quoted in part", "x: 1\na: *" + strings.Repeat("n", 5000) + "\n", "f.yaml:2:4",
+			"unknown alias *" + strings.Repeat("n", 40) + "…: no anchor &" + strings.Repeat("n", 40) + "…"},
+		{"a long duplicate key is quoted in part", "x:\n  " + strings.Repeat("k", 1000) + ": 1\n  " + strings.Repeat("k", 1000) + ": 2\n", "f.yaml:3:3",
+			`key "` + strings.Repeat("k", 40) + `…" already set in map (first set on line 2)`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, diags := Parse("f.yaml", []byte(c.in))

@@ -161,6 +161,10 @@ func (h *host) ImageData(ref string) (any, error) {
 	return nil, fmt.Errorf("%w (%s)", errNoNetwork, ref)
 }
 
+// Stop implements compiler.Stopper: an evaluation over its CEL cost
+// budget stops the run, as a spent work budget does.
+func (h *host) Stop(why string) { h.ev.f.core.Budget().Stop(why) }
+
 // Charge implements compiler.Meter: CEL evaluation draws from the run's
 // work budget, as JMESPath evaluation does.
 func (h *host) Charge(units int64, what string) error {

@@ -155,12 +155,8 @@ func (c *Family) cleanupRule(ur *updateRequest) {
 			c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, trig,
 				what+", but synchronize is false, so Kyverno never deletes what the rule generated")
 		case g.OrphanDownstreamOnPolicyDelete:
-			field := "orphanDownstreamOnPolicyDelete is true"
-			if g.OrphanedAlias {
-				field = "orphaned: true (read as orphanDownstreamOnPolicyDelete: true) is set"
-			}
 			c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, trig,
-				what+", but "+field+", so the downstream is orphaned and kept")
+				what+", but orphanDownstreamOnPolicyDelete is true, so the downstream is orphaned and kept")
 		default:
 			if err := c.core.Delete(kyverno, r); err != nil {
 				if !isNotFound(err) {

@@ -59,7 +59,6 @@ func (c *Family) Override(obj resource.Object, o generate.Override) {
 		}
 		if o.OrphanDownstreamOnPolicyDelete != nil {
 			g["orphanDownstreamOnPolicyDelete"] = *o.OrphanDownstreamOnPolicyDelete
-			delete(g, "orphaned")
 		}
 	}
 }
@@ -154,13 +153,6 @@ func (c *Family) PolicyWritten(old, obj resource.Object) {
 		c.policyUpdated(prev, p)
 	} else {
 		c.policyAdded(p)
-	}
-	ref := obj.Ref()
-	for _, r := range p.Spec.Rules {
-		if r.Generate != nil && r.Generate.OrphanedAlias {
-			c.core.Emit(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Policy: p.Key(), Rule: r.Name,
-				Reason: "generate.orphaned is not a Kyverno field; genplay reads it as orphanDownstreamOnPolicyDelete, as some tutorials write it (a real cluster rejects it as an unknown field)"})
-		}
 	}
 }
 

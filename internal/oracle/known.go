@@ -1,0 +1,52 @@
+package oracle
+
+import (
+	"strings"
+
+	"github.com/genplay/genplay/engine"
+)
+
+// KnownDifference is a way genplay knowingly differs from a real cluster
+// with Kyverno, as engine/doc.go lists it: Name is a phrase of that list
+// (a test checks it is there), and Match tells a difference it explains.
+type KnownDifference struct {
+	Name  string
+	Match func(d Diff, rec *Recording, opts Options) bool
+}
+
+// Known are the known differences a comparison may meet.
+var KnownDifferences = []KnownDifference{
+	{
+		// Real API servers default fields of many kinds (a Secret's type, a
+		// NetworkPolicy's policyTypes, a Service's ports); genplay's
+		// defaults only what generate rules observe. A field only the real
+		// object has is that; a field both have and that differs is not.
+		Name:  "The API server's defaulting is limited",
+		Match: func(d Diff, _ *Recording, _ Options) bool { return d.What == "defaulted" },
+	},
+	{
+		// genplay simulates v1.19.0, which deletes and recreates every
+		// tracked downstream of a GeneratingPolicy whose spec changes;
+		// v1.19.1 invalidates them and updates them in place (kyverno#16920).
+		Name: "Kyverno v1.19.1 updates a GeneratingPolicy's downstreams in place",
+		Match: func(d Diff, rec *Recording, opts Options) bool {
+			return opts.Version == "v1.19.1" && !simulated(opts) && rec.Family != "policy" &&
+				d.What == "lifecycle" && d.Genplay == Recreated && d.Real == "kept"
+		},
+	},
+}
+
+// explain names the known difference that explains d, or "".
+func explain(d Diff, rec *Recording, opts Options) string {
+	for _, k := range KnownDifferences {
+		if k.Match(d, rec, opts) {
+			return k.Name
+		}
+	}
+	return ""
+}
+
+// simulated reports whether genplay simulates the recording's version.
+func simulated(opts Options) bool {
+	return opts.Version == "" || strings.EqualFold(opts.Version, engine.KyvernoVersion)
+}
