@@ -59,10 +59,17 @@ type Options struct {
 	// assigns its own): results and generated objects that refer to it
 	// (an ownerReference's uid) then match.
 	KeepUIDs bool
+	// Values stand in for context and request data, as a kyverno-test.yaml's
+	// values file does for Kyverno's CLI; nil: none.
+	Values *Values
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.
 type Override = generate.Override
+
+// Values stand in for context and request data, as a kyverno-test.yaml's
+// values file does for Kyverno's CLI (package engine/clitest reads them).
+type Values = generate.Values
 
 // MaxInputBytes bounds a scenario's size.
 const MaxInputBytes = 2 << 20

@@ -116,7 +116,7 @@ func NewSession(opts Options) *Session {
 	}
 	s.budget = newBudget(opts)
 	s.core = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
-	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions)}
+	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions), Values: opts.Values}
 	for _, newFamily := range append(slices.Clip(builtinFamilies), opts.Families...) {
 		s.core.AddFamily(newFamily(s.core, cfg))
 	}

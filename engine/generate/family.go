@@ -111,6 +111,9 @@ type FamilyConfig struct {
 	// Permissions names what Kyverno's background controller may manage,
 	// for the permission check of policy validation: an rbac.Profile.
 	Permissions string
+	// Values stand in for context and request data, as a kyverno-test.yaml's
+	// values file does for Kyverno's CLI; nil: none.
+	Values *Values
 }
 
 // NewFamily creates a family over a core. Adapters register families by

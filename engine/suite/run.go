@@ -222,10 +222,14 @@ func (st *suiteRun) cli(f File, ct clitest.Test) Outcome {
 		o.Status, o.Reason = Skip, skip
 		return o
 	}
+	var values *engine.Values
+	if vf, err := clitest.ReadValues(st.opts.FS, f.Path, ct); err == nil && vf != nil {
+		values = vf.Values // Build read it already: an error there ended the test
+	}
 	// The Kyverno CLI checks no permissions and uses the exceptions the test names.
 	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: engine.PermissionsUnchecked, Install: st.opts.Install,
-		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true})
+		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true, Values: values})
 	st.clockOut(&o)
 	o.Timeline = res
 	switch {

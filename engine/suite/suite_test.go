@@ -181,3 +181,35 @@ func TestKyvernoCLITestsKeepTheResourcesUID(t *testing.T) {
 	require.Len(t, report.Tests, 1)
 	assert.Equal(t, suite.Pass, report.Tests[0].Status, "%s %v", report.Tests[0].Reason, report.Tests[0].Detail)
 }
+
+// A values file stands in for context data as in Kyverno's CLI: a rule's
+// value replaces the apiCall it names, a resource's value sets the context.
+func TestKyvernoCLITestsUseTheirValuesFile(t *testing.T) {
+	fsys := cliTestFiles(t, "add-quota")
+	edit(fsys, "t/policy.yaml", "    generate:\n", `    context:
+    - name: pods
+      apiCall:
+        urlPath: /api/v1/namespaces
+        jmesPath: items | length(@)
+    generate:
+`)
+	edit(fsys, "t/policy.yaml", `pods: "20"`, `pods: "{{ pods }}"`+"\n            configmaps: '{{ request.namespace }}'")
+	edit(fsys, "t/generated.yaml", `pods: "20"`, `pods: "33"`+"\n    configmaps: from-values")
+	fsys["t/values.yaml"] = &fstest.MapFile{Data: []byte(`apiVersion: cli.kyverno.io/v1alpha1
+kind: Values
+policies:
+- name: add-quota
+  rules:
+  - name: quota
+    values:
+      pods: "33"
+  resources:
+  - name: team-a
+    values:
+      request.namespace: from-values
+`)}
+	edit(fsys, "t/kyverno-test.yaml", "results:\n", "variables: values.yaml\nresults:\n")
+	report := run(t, fsys, "t")
+	require.Len(t, report.Tests, 1)
+	assert.Equal(t, suite.Pass, report.Tests[0].Status, "%s %v", report.Tests[0].Reason, report.Tests[0].Detail)
+}

@@ -186,8 +186,8 @@ func (c *Family) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ruleSt
 	if len(rule.Context) == 0 && rule.Preconditions == nil {
 		return statusPass, "" // nothing below would read the request context
 	}
-	ctx := requestContext(v, v.object)
-	if err := c.loadContext(rule.Context, ctx); err != nil {
+	ctx := c.withValues(p, v.object, requestContext(v, v.object))
+	if err := c.loadContext(rule.Context, ctx, c.ruleValues(p, rule.Name)); err != nil {
 		return statusError, err.Error()
 	}
 	if rule.Preconditions == nil {
@@ -201,8 +201,8 @@ func (c *Family) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ruleSt
 		return statusPass, ""
 	}
 	if v.oldObject != nil {
-		oldCtx := requestContext(v, v.oldObject)
-		if err := c.loadContext(rule.Context, oldCtx); err == nil {
+		oldCtx := c.withValues(p, v.oldObject, requestContext(v, v.oldObject))
+		if err := c.loadContext(rule.Context, oldCtx, c.ruleValues(p, rule.Name)); err == nil {
 			if ok, _, err := conditions.Evaluate(c.eval, oldCtx, rule.Preconditions); err == nil && ok {
 				return statusFail, reason
 			}

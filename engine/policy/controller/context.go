@@ -259,8 +259,12 @@ func cloneContext(ctx map[string]any) map[string]any {
 	return out
 }
 
-// loadContext evaluates a rule's (or foreach entry's) context entries into ctx.
-func (c *Family) loadContext(entries []any, ctx map[string]any) error {
+// loadContext evaluates a rule's (or foreach entry's) context entries into
+// ctx, after the values that stand in for them (Values.Rules).
+func (c *Family) loadContext(entries []any, ctx map[string]any, values map[string]any) error {
+	for k, x := range values {
+		setPath(ctx, strings.Split(k, "."), resource.DeepCopyValue(x))
+	}
 	for i, raw := range entries {
 		entry, ok := raw.(map[string]any)
 		if !ok {
@@ -269,6 +273,9 @@ func (c *Family) loadContext(entries []any, ctx map[string]any) error {
 		name, _ := entry["name"].(string)
 		if name == "" {
 			return fmt.Errorf("context[%d] has no name", i)
+		}
+		if _, given := values[name]; given && entry["variable"] == nil {
+			continue // the CLI loads nothing from a cluster: the value stands in
 		}
 		val, err := c.contextValue(name, entry, ctx)
 		if err != nil {

@@ -90,7 +90,7 @@ func (c *Family) process(ur *updateRequest) {
 
 // applyRule generates every target of a rule for one trigger.
 func (c *Family) applyRule(p *policy.Policy, rule *policy.Rule, trig resource.Object, v view, ur *updateRequest) {
-	ctx := requestContext(v, trig)
+	ctx := c.withValues(p, trig, requestContext(v, trig))
 	if v.operation == admission.OpDelete {
 		// On DELETE Kyverno rewrites request.object to request.oldObject,
 		// which holds the deleted object.
@@ -98,7 +98,7 @@ func (c *Family) applyRule(p *policy.Policy, rule *policy.Rule, trig resource.Ob
 		ctx["request"].(map[string]any)["oldObject"] = map[string]any(trig)
 	}
 	tref := trig.Ref()
-	if err := c.loadContext(rule.Context, ctx); err != nil {
+	if err := c.loadContext(rule.Context, ctx, c.ruleValues(p, rule.Name)); err != nil {
 		c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref, err.Error())
 		return
 	}
@@ -144,7 +144,7 @@ func (c *Family) applyRule(p *policy.Policy, rule *policy.Rule, trig resource.Ob
 			ectx := cloneContext(ctx)
 			ectx["element"] = el
 			ectx["elementIndex"] = float64(j)
-			if err := c.loadContext(fe.Context, ectx); err != nil {
+			if err := c.loadContext(fe.Context, ectx, nil); err != nil {
 				c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref, err.Error())
 				continue
 			}
