@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
@@ -207,7 +208,8 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 	if n == 0 && p != nil && p.Namespaced() {
 		var tref *resource.Ref
 		if t != nil {
-			tref = refPtr(t.ref())
+			r := t.ref()
+			tref = &r
 		}
 		for _, c := range w.ngpolTracked(p, t) {
 			r := c.ref
@@ -306,7 +308,7 @@ func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
 	if err != nil || live.UID() != c.uid {
 		return // already gone, or another object by now
 	}
-	if err := w.f.core.Delete(generate.UserInfo{Username: generate.BackgroundUser}, r); err != nil {
+	if err := w.f.core.Delete(admission.UserInfo{Username: admission.BackgroundUser}, r); err != nil {
 		return
 	}
 	w.f.emit(timeline.ActionDeleted, &r, p, singleRule(p), nil, reason)
@@ -321,7 +323,7 @@ func (f *Family) Observe(ev generate.WatchEvent) {
 	if ev.Type == generate.WatchAdded {
 		return
 	}
-	if ev.User.Username != generate.BackgroundUser {
+	if ev.User.Username != admission.BackgroundUser {
 		f.explainUnwatched(ev)
 	}
 	if !f.watch.watched(ev.Object.GVK()) {
@@ -394,7 +396,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		md := next.Metadata()
 		delete(md, "uid")
 		delete(md, "resourceVersion")
-		if _, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next); err == nil {
+		if _, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next); err == nil {
 			r := c.ref
 			w.f.emit(timeline.ActionReverted, &r, p, singleRule(p), nil,
 				"synchronize is on: Kyverno watches what it generated, saw the change and put back the copy it saved when it generated the downstream"+upstream.WatchUpdate.Cite())
@@ -419,7 +421,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		next["apiVersion"], next["kind"] = c.ref.APIVersion, c.ref.Kind
 		next.SetLabels(d.Labels())
 		delete(next, "status")
-		updated, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next)
+		updated, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next)
 		if err != nil {
 			continue
 		}
@@ -435,7 +437,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 
 // handleDelete recreates a tracked object, or deletes the clones of a
 // deleted source.
-func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo) {
+func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo) {
 	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
 		for _, d := range w.bySource(obj) {
 			if c := w.cache[d.UID()]; c != nil {
@@ -447,7 +449,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 	c := w.cache[obj.UID()]
 	r := obj.Ref()
 	if c == nil {
-		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != generate.BackgroundUser && w.knownPolicyName(name) {
+		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != admission.BackgroundUser && w.knownPolicyName(name) {
 			w.f.emit(timeline.ActionIgnored, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
 				"not recreated: Kyverno "+upstream.Version+" recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
 					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
@@ -461,7 +463,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 		delete(md, k)
 	}
 	delete(next, "status")
-	if _, err := w.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, next); err != nil {
+	if _, err := w.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, next); err != nil {
 		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, "could not recreate the downstream: "+err.Error())
 		return
 	}
@@ -484,7 +486,7 @@ func (w *watchManager) policyOf(c *cached) *gpol.Policy {
 }
 
 func (w *watchManager) policyNamed(name string) *gpol.Policy {
-	for _, e := range w.f.sortedPolicies() {
+	for _, e := range w.f.policies.Sorted() {
 		if e.p.Name == name {
 			return e.p
 		}
@@ -493,7 +495,7 @@ func (w *watchManager) policyNamed(name string) *gpol.Policy {
 }
 
 func (w *watchManager) knownPolicyName(name string) bool {
-	for _, e := range w.f.sortedPolicies() {
+	for _, e := range w.f.policies.Sorted() {
 		if e.p.Name == name && e.p.Spec.Evaluation.Synchronize {
 			return true
 		}
@@ -505,7 +507,7 @@ func (w *watchManager) knownPolicyName(name string) bool {
 // clone of a policy without synchronize: nothing watches it.
 func (f *Family) explainUnwatchedSource(ev generate.WatchEvent) {
 	anyUnsynced := false
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		anyUnsynced = anyUnsynced || !e.p.Spec.Evaluation.Synchronize
 	}
 	if !anyUnsynced {
