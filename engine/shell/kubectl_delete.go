@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-func (r *runner) kubectlDelete(c *Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlDelete(c *Command, stdin string, user *admission.UserInfo, o *kubectlOutput) error {
 	ignore := last(c.Flags["ignore-not-found"]) == "true"
 	refs, ok, err := r.callRefs(c, stdin, o, true)
 	if !ok || err != nil {
@@ -52,7 +52,7 @@ func (r *runner) kubectlDelete(c *Command, stdin string, user *generate.UserInfo
 }
 
 // removeAs deletes an object as an impersonated user.
-func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
+func (r *runner) removeAs(ref resource.Ref, user admission.UserInfo) error {
 	live, err := r.s.Store().Get(ref)
 	if err != nil {
 		return err

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/shell"
@@ -96,7 +95,7 @@ func TestScripts(t *testing.T) {
 			require.False(t, seen[name], "%s: two tests are named %s", file, test.Name)
 			seen[name] = true
 			t.Run(name, func(t *testing.T) {
-				res := engine.RunTest(test, engine.Options{Files: fsys, Families: []generate.NewFamily{controller.New}})
+				res := engine.RunTest(test, engine.Options{Files: fsys, Families: []engine.Family{controller.New}})
 				checkScript(t, res, expect[name], usesJQ(test))
 			})
 		}

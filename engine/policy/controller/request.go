@@ -1,8 +1,9 @@
-package generate
+package controller
 
 import (
 	"strconv"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -64,14 +65,14 @@ type updateRequest struct {
 	// admission is the admission request for URs created from a trigger's
 	// admission request; nil for background and non-trigger URs, whose
 	// operation is "".
-	admission *Request
+	admission *admission.Request
 	cause     cause
-	// depth is the request's place in a chain of generated triggers
-	// (Options.MaxChainDepth), set by enqueue.
-	depth int
-	// work is a family's work (family.go); the other fields are then unset.
-	work Work
+	// f is the family that queued it (enqueue).
+	f *Family
 }
+
+// Run implements generate.Work.
+func (ur *updateRequest) Run() { ur.f.process(ur) }
 
 func (ur *updateRequest) operation() string {
 	if ur.admission == nil {
@@ -80,24 +81,18 @@ func (ur *updateRequest) operation() string {
 	return ur.admission.Operation
 }
 
-// key identifies a request for deduplication:
+// Key implements generate.Work: it identifies a request for deduplication,
 // "kind|policy key|rule|trigger uid|trigger ref|operation". Built by
 // concatenation rather than fmt (it runs for every request); the trigger's
 // Ref string does not include the apiVersion, so it is left out of the Ref.
-func (ur *updateRequest) key() string {
-	if ur.work != nil {
-		return "family|" + ur.work.Key()
-	}
+func (ur *updateRequest) Key() string {
 	t := resource.Ref{Kind: ur.trigger.GVK.Kind, Namespace: ur.trigger.Namespace, Name: ur.trigger.Name}
 	return strconv.Itoa(int(ur.kind)) + "|" + ur.policy.Key() + "|" + ur.rule + "|" + ur.trigger.UID + "|" +
 		t.String() + "|" + ur.operation()
 }
 
-// place says, for the work budget's messages, what the request is doing.
-func (ur *updateRequest) place() string {
-	if ur.work != nil {
-		return "Kyverno processed an UpdateRequest (" + ur.work.Key() + ")"
-	}
+// Place says, for the work budget's messages, what the request is doing.
+func (ur *updateRequest) Place() string {
 	return "Kyverno processed an UpdateRequest of policy " + ur.policy.Key() + ", rule " + ur.rule
 }
 

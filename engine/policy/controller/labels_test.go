@@ -1,4 +1,4 @@
-package generate
+package controller
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -17,7 +18,7 @@ func TestManageLabelsWritesPolicyAndTriggerLabels(t *testing.T) {
 	olds := []map[string]any{
 		nil,
 		{},
-		{"app": "web", LabelManagedBy: "Helm", LabelRuleName: "stale"},
+		{"app": "web", generate.LabelManagedBy: "Helm", generate.LabelRuleName: "stale"},
 		{"n": float64(3), "b": true, "gone": nil, "s": ""},
 		{"s": "", "gone": nil},
 	}

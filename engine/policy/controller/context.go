@@ -1,11 +1,11 @@
-package generate
+package controller
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/internal/imageref"
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -15,7 +15,7 @@ type view struct {
 	operation string          // "" in the background
 	object    resource.Object // the new object (nil on DELETE)
 	oldObject resource.Object
-	user      *UserInfo // nil in the background
+	user      *admission.UserInfo // nil in the background
 	// subResource and resource describe a subresource request (see Request).
 	subResource string
 	resource    resource.GVK
@@ -39,7 +39,7 @@ func requestContext(v view, obj resource.Object) map[string]any {
 	// NewPolicyContext's: request.object, request.namespace and
 	// request.operation, but no request.name or request.kind, which only
 	// an AdmissionRequest carries.
-	admission := v.user != nil
+	fromAdmission := v.user != nil
 	if v.subResource != "" {
 		n++
 	}
@@ -53,14 +53,14 @@ func requestContext(v view, obj resource.Object) map[string]any {
 		req["object"] = map[string]any(obj)
 		md, _ := obj["metadata"].(map[string]any)
 		req["namespace"] = stringValue(md["namespace"])
-		if admission && req["namespace"] == "" && obj.Kind() == "Namespace" && obj.APIVersion() == "v1" {
+		if fromAdmission && req["namespace"] == "" && obj.Kind() == "Namespace" && obj.APIVersion() == "v1" {
 			// The API server's admission request names a Namespace's own
 			// name as its namespace, on create too (k8s.io/apiserver
 			// endpoints/handlers/create.go); the background's
 			// NewPolicyContext uses the trigger's namespace, "".
 			req["namespace"] = stringValue(md["name"])
 		}
-		if admission {
+		if fromAdmission {
 			req["name"] = stringValue(md["name"])
 			req["kind"] = kindValue(obj)
 		}
@@ -74,7 +74,7 @@ func requestContext(v view, obj resource.Object) map[string]any {
 		req["subResource"] = v.subResource
 	}
 	var imgs map[string]any
-	if v.operation != OpDelete {
+	if v.operation != admission.OpDelete {
 		imgs = images(obj)
 	}
 	if v.user == nil && imgs == nil {
@@ -186,14 +186,14 @@ func operationValue(op string) any {
 	switch op {
 	case "":
 		return ""
-	case OpCreate:
-		return OpCreate
-	case OpUpdate:
-		return OpUpdate
-	case OpDelete:
-		return OpDelete
-	case OpConnect:
-		return OpConnect
+	case admission.OpCreate:
+		return admission.OpCreate
+	case admission.OpUpdate:
+		return admission.OpUpdate
+	case admission.OpDelete:
+		return admission.OpDelete
+	case admission.OpConnect:
+		return admission.OpConnect
 	}
 	return op
 }
@@ -261,7 +261,7 @@ func cloneContext(ctx map[string]any) map[string]any {
 
 // loadContext evaluates a rule's (or foreach entry's) context entries into
 // ctx, after the values that stand in for them (Values.Rules).
-func (c *Controller) loadContext(entries []any, ctx map[string]any, values map[string]any) error {
+func (c *Family) loadContext(entries []any, ctx map[string]any, values map[string]any) error {
 	for k, x := range values {
 		setPath(ctx, strings.Split(k, "."), resource.DeepCopyValue(x))
 	}
@@ -288,7 +288,7 @@ func (c *Controller) loadContext(entries []any, ctx map[string]any, values map[s
 	return nil
 }
 
-func (c *Controller) contextValue(name string, entry map[string]any, ctx map[string]any) (any, error) {
+func (c *Family) contextValue(name string, entry map[string]any, ctx map[string]any) (any, error) {
 	switch {
 	case entry["variable"] != nil:
 		v, _ := entry["variable"].(map[string]any)
@@ -324,7 +324,7 @@ func (c *Controller) contextValue(name string, entry map[string]any, ctx map[str
 			return nil, fmt.Errorf("apiCall.service is not simulated (genplay has no network)")
 		}
 		path, _ := m["urlPath"].(string)
-		data, err := c.apiGet(path)
+		data, err := c.core.APIGet(path)
 		if err != nil {
 			if def, ok := m["default"]; ok {
 				return def, nil
@@ -354,7 +354,7 @@ func (c *Controller) contextValue(name string, entry map[string]any, ctx map[str
 // (a failed query leaves the default, or fails without one); or the
 // JMESPath over the context, whose null result leaves the default. A
 // variable that ends up null fails.
-func (c *Controller) variableValue(name string, v map[string]any, ctx map[string]any) (any, error) {
+func (c *Family) variableValue(name string, v map[string]any, ctx map[string]any) (any, error) {
 	path := ""
 	if jp, ok := v["jmesPath"].(string); ok && jp != "" {
 		expr, err := c.eval.Substitute(ctx, jp)
@@ -399,46 +399,4 @@ func (c *Controller) variableValue(name string, v map[string]any, ctx map[string
 		return nil, fmt.Errorf("failed to add context entry for variable %s since it evaluated to nil", name)
 	}
 	return output, nil
-}
-
-// apiGet answers a Kubernetes API GET path from the simulated cluster:
-// /api/v1[/namespaces/NS]/RESOURCE[/NAME] or /apis/GROUP/VERSION/...
-func (c *Controller) apiGet(path string) (any, error) {
-	if i := strings.IndexByte(path, '?'); i >= 0 {
-		path = path[:i]
-	}
-	parts := strings.Split(strings.Trim(path, "/"), "/")
-	var group, version string
-	switch {
-	case len(parts) >= 3 && parts[0] == "api":
-		version, parts = parts[1], parts[2:]
-	case len(parts) >= 4 && parts[0] == "apis":
-		group, version, parts = parts[1], parts[2], parts[3:]
-	default:
-		return nil, fmt.Errorf("apiCall urlPath %q is not a Kubernetes API path", path)
-	}
-	ns := ""
-	if len(parts) >= 3 && parts[0] == "namespaces" {
-		ns, parts = parts[1], parts[2:]
-	}
-	if len(parts) == 0 || len(parts) > 2 {
-		return nil, fmt.Errorf("apiCall urlPath %q is not supported", path)
-	}
-	info, ok := c.store.KindByResource(group, version, parts[0])
-	if !ok {
-		return nil, fmt.Errorf("apiCall urlPath %q names an unknown resource %q", path, parts[0])
-	}
-	apiVersion := resource.GVK{Group: info.Group, Version: info.Version}.APIVersion()
-	if len(parts) == 2 {
-		obj, err := c.store.Get(resource.Ref{APIVersion: apiVersion, Kind: info.Kind, Namespace: ns, Name: parts[1]})
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any(obj), nil
-	}
-	items := []any{}
-	for _, obj := range c.store.List(cluster.Query{APIVersion: apiVersion, Kind: info.Kind, Namespace: ns}) {
-		items = append(items, map[string]any(obj))
-	}
-	return map[string]any{"apiVersion": apiVersion, "kind": info.Kind + "List", "metadata": map[string]any{}, "items": items}, nil
 }

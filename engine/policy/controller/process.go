@@ -1,7 +1,10 @@
-package generate
+package controller
 
 import (
 	"fmt"
+
+	"github.com/genplay/genplay/engine/admission"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/internal/budget"
 
 	"github.com/genplay/genplay/engine/cluster"
@@ -13,11 +16,7 @@ import (
 
 // process runs one UpdateRequest (ProcessUR). A failure is an event, as a
 // Failed UpdateRequest is in Kyverno: retried (identically, here) and dropped.
-func (c *Controller) process(ur *updateRequest) {
-	if ur.work != nil {
-		ur.work.Run()
-		return
-	}
+func (c *Family) process(ur *updateRequest) {
 	switch ur.kind {
 	case urCleanupRule:
 		c.cleanupRule(ur)
@@ -26,7 +25,7 @@ func (c *Controller) process(ur *updateRequest) {
 		c.deleteTriggerDownstreams(ur)
 		return
 	}
-	p := c.policies[ur.policy.Key()]
+	p := c.policies.Get(ur.policy.Key())
 	if p == nil {
 		return // the policy went before Kyverno got to the request
 	}
@@ -36,7 +35,7 @@ func (c *Controller) process(ur *updateRequest) {
 	}
 	var trig resource.Object
 	switch {
-	case ur.operation() == OpDelete:
+	case ur.operation() == admission.OpDelete:
 		trig = ur.admission.OldObject
 	case ur.admission != nil && ur.admission.SubResource != "":
 		// A subresource object (PodExecOptions) is not stored: Kyverno
@@ -57,7 +56,7 @@ func (c *Controller) process(ur *updateRequest) {
 	if ur.admission != nil {
 		v.user = &ur.admission.User
 		v.subResource, v.resource = ur.admission.SubResource, ur.admission.Resource
-		if ur.operation() != OpDelete {
+		if ur.operation() != admission.OpDelete {
 			v.oldObject = ur.admission.OldObject
 		}
 	}
@@ -90,9 +89,9 @@ func (c *Controller) process(ur *updateRequest) {
 }
 
 // applyRule generates every target of a rule for one trigger.
-func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resource.Object, v view, ur *updateRequest) {
+func (c *Family) applyRule(p *policy.Policy, rule *policy.Rule, trig resource.Object, v view, ur *updateRequest) {
 	ctx := c.withValues(p, trig, requestContext(v, trig))
-	if v.operation == OpDelete {
+	if v.operation == admission.OpDelete {
 		// On DELETE Kyverno rewrites request.object to request.oldObject,
 		// which holds the deleted object.
 		ctx["request"].(map[string]any)["object"] = map[string]any(trig)
@@ -128,13 +127,13 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 			listed = false
 			continue
 		}
-		if len(elems) > c.opts.MaxForEachElements {
+		if len(elems) > c.core.Options().MaxForEachElements {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref,
-				fmt.Sprintf("foreach[%d].list %q has %d elements; genplay processes at most %d", i, fe.List, len(elems), c.opts.MaxForEachElements))
+				fmt.Sprintf("foreach[%d].list %q has %d elements; genplay processes at most %d", i, fe.List, len(elems), c.core.Options().MaxForEachElements))
 			continue
 		}
 		for j, el := range elems {
-			if err := c.opts.Budget.Charge(budget.Evaluation+int64(len(ctx)), "foreach"); err != nil {
+			if err := c.core.Budget().Charge(budget.Evaluation+int64(len(ctx)), "foreach"); err != nil {
 				c.emit(timeline.ActorKyverno, timeline.ActionFailed, &tref, p, rule.Name, &tref,
 					fmt.Sprintf("foreach[%d] element %d: %v", i, j, err))
 				return
@@ -176,7 +175,7 @@ func (c *Controller) applyRule(p *policy.Policy, rule *policy.Rule, trig resourc
 // left a foreach list on a trigger update: nothing. Kyverno generates for
 // the current elements only and deletes downstreams only when the trigger
 // goes or stops matching, so they stay, still labelled.
-func (c *Controller) explainLeftForeach(p *policy.Policy, rule *policy.Rule, trig resource.Object, current map[resource.Ref]bool) {
+func (c *Family) explainLeftForeach(p *policy.Policy, rule *policy.Rule, trig resource.Object, current map[resource.Ref]bool) {
 	for _, d := range sortedRefs(c.triggerDownstreams(p, rule, triggerOf(trig))) {
 		r := d.Ref()
 		if current[r] {
@@ -198,7 +197,7 @@ type renderedTarget struct {
 	cloneList                         *policy.CloneList
 }
 
-func (c *Controller) render(t policy.Target, ctx map[string]any) (renderedTarget, error) {
+func (c *Family) render(t policy.Target, ctx map[string]any) (renderedTarget, error) {
 	var out renderedTarget
 	var err error
 	str := func(field, s string) string {
@@ -265,7 +264,7 @@ func (c *Controller) render(t policy.Target, ctx map[string]any) (renderedTarget
 }
 
 // generateTarget computes the desired object(s) of one pattern and syncs them.
-func (c *Controller) generateTarget(p *policy.Policy, rule *policy.Rule, t policy.Target, ctx map[string]any, trig resource.Object, ur *updateRequest) {
+func (c *Family) generateTarget(p *policy.Policy, rule *policy.Rule, t policy.Target, ctx map[string]any, trig resource.Object, ur *updateRequest) {
 	rt, err := c.render(t, ctx)
 	if err != nil {
 		tref := trig.Ref() // here, not above: its address escapes into the event
@@ -324,7 +323,7 @@ func (c *Controller) generateTarget(p *policy.Policy, rule *policy.Rule, t polic
 }
 
 // cloneListSources lists the objects a cloneList copies.
-func (c *Controller) cloneListSources(cl *policy.CloneList) []resource.Object {
+func (c *Family) cloneListSources(cl *policy.CloneList) []resource.Object {
 	var out []resource.Object
 	for _, k := range cl.Kinds {
 		apiVersion, kind, ok := c.resolveKind(k)
@@ -342,15 +341,15 @@ func (c *Controller) cloneListSources(cl *policy.CloneList) []resource.Object {
 
 // tagSource labels a clone source with generate.kyverno.io/clone-source,
 // updating the source object itself (updateSourceLabel).
-func (c *Controller) tagSource(p *policy.Policy, rule *policy.Rule, src resource.Object) resource.Object {
-	if _, ok := src.Label(LabelCloneSource); ok {
+func (c *Family) tagSource(p *policy.Policy, rule *policy.Rule, src resource.Object) resource.Object {
+	if _, ok := src.Label(generate.LabelCloneSource); ok {
 		return src
 	}
 	l := src.Labels()
 	upd := src.DeepCopy()
-	l[LabelCloneSource] = ""
+	l[generate.LabelCloneSource] = ""
 	upd.SetLabels(l)
-	updated, err := c.Update(UserInfo{Username: BackgroundUser}, upd)
+	updated, err := c.core.Update(kyverno, upd)
 	if err != nil {
 		return src
 	}
@@ -389,7 +388,7 @@ var serverFields = []string{"uid", "resourceVersion", "creationTimestamp", "gene
 
 // sync creates the downstream if it is missing, or updates it when the rule
 // synchronizes (SEMANTICS §2 step 4).
-func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.Object, trig resource.Object, ur *updateRequest, clone bool) {
+func (c *Family) sync(p *policy.Policy, rule *policy.Rule, desired resource.Object, trig resource.Object, ur *updateRequest, clone bool) {
 	t := triggerOf(trig)
 	tref := trig.Ref()
 	rr := refOf(p, rule.Name)
@@ -408,7 +407,7 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	// status), and never reaches a variable context: the stored object, not a
 	// copy.
 	live, err := c.store.View(ref)
-	kyverno := UserInfo{Username: BackgroundUser}
+	kyverno := kyverno
 	if err != nil {
 		if !isNotFound(err) {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref, err.Error())
@@ -418,7 +417,7 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 		if p.Spec.UseServerSideApply {
 			applied = desired.DeepCopy() // Create takes desired over
 		}
-		created, err := c.Create(kyverno, desired)
+		created, err := c.core.Create(kyverno, desired)
 		if err != nil {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref,
 				"could not create the downstream: "+err.Error())
@@ -460,9 +459,9 @@ func (c *Controller) sync(p *policy.Policy, rule *policy.Rule, desired resource.
 	if resource.Equal(next, live) {
 		return
 	}
-	policyName, _ := live.Label(LabelPolicyName)
+	policyName, _ := live.Label(generate.LabelPolicyName)
 	adopted := policyName == "" // !isDownstream(live.Labels()), without the copy
-	updated, err := c.Update(kyverno, next)
+	updated, err := c.core.Update(kyverno, next)
 	if err != nil {
 		c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref,
 			"could not update the downstream: "+err.Error())

@@ -1,11 +1,13 @@
-package generate
+package controller
 
 import (
 	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/conditions"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/match"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -30,38 +32,32 @@ const (
 	statusError
 )
 
-// Admit is Kyverno's generate webhook handler: it turns one admission
-// request into UpdateRequests, for triggers and for non-triggers
-// (downstreams and clone sources). It never blocks the request.
-func (c *Controller) Admit(req Request) {
-	if req.Operation == OpCreate && req.User.Username != BackgroundUser && isUpdateRequest(req.Object) {
-		c.userRequests = append(c.userRequests, req.Object)
-		return
-	}
-	for _, p := range c.sortedPolicies() {
+// Admit implements generate.Family: Kyverno's generate webhook handler
+// turns one admission request into UpdateRequests, for triggers and for
+// non-triggers (downstreams and clone sources). It never blocks the
+// request.
+func (c *Family) Admit(req admission.Request) {
+	for _, p := range c.policies.Sorted() {
 		c.handleTrigger(p, req)
 	}
-	if req.User.Username != BackgroundUser {
+	if req.User.Username != admission.BackgroundUser {
 		c.handleNonTrigger(req)
-	}
-	for _, f := range c.families {
-		f.Admit(req)
 	}
 }
 
 // handleTrigger applies each generate rule of p to a trigger's request.
-func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
+func (c *Family) handleTrigger(p *policy.Policy, req admission.Request) {
 	for i := range p.Spec.Rules {
 		rule := &p.Spec.Rules[i]
 		if rule.Generate == nil {
 			continue
 		}
-		if req.User.Username == BackgroundUser && rule.SkipBackgroundRequests {
+		if req.User.Username == admission.BackgroundUser && rule.SkipBackgroundRequests {
 			continue
 		}
 		v := view{operation: req.Operation, object: req.Object, oldObject: req.OldObject, user: &req.User,
 			subResource: req.SubResource, resource: req.Resource}
-		if req.Operation == OpDelete && matchesDeleteOperation(rule) {
+		if req.Operation == admission.OpDelete && matchesDeleteOperation(rule) {
 			// MatchDeleteOperation: a rule that lists DELETE generates on delete,
 			// with the deleted object as request.object.
 			v.object = req.OldObject
@@ -78,9 +74,9 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 		case statusPass:
 			kind := causeTriggerCreated
 			switch req.Operation {
-			case OpUpdate:
+			case admission.OpUpdate:
 				kind = causeTriggerUpdated
-			case OpDelete:
+			case admission.OpDelete:
 				kind = causeTriggerDeleted
 			}
 			r := req
@@ -90,7 +86,7 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 			}
 		case statusFail:
 			kind := causeTriggerNoLongerMatches
-			if req.Operation == OpDelete {
+			if req.Operation == admission.OpDelete {
 				kind = causeTriggerDeleted
 			}
 			if rule.Generate.Synchronize {
@@ -111,7 +107,7 @@ func (c *Controller) handleTrigger(p *policy.Policy, req Request) {
 			c.explainOperationsKeep(p, rule, req, v, t)
 			c.explainOtherNamespace(p, rule, req, v, reason)
 		case statusSkip:
-			if req.User.Username != BackgroundUser && req.Operation != OpDelete {
+			if req.User.Username != admission.BackgroundUser && req.Operation != admission.OpDelete {
 				tref := t.ref()
 				c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &tref, p, rule.Name, nil, reason)
 			}
@@ -129,7 +125,7 @@ func applyOne(p *policy.Policy) bool { return p.Spec.ApplyRules == "One" }
 func matchesDeleteOperation(rule *policy.Rule) bool {
 	for _, filters := range [2][]policy.Filter{rule.Match.Any, rule.Match.All} {
 		for _, f := range filters {
-			if slices.Contains(f.Resources.Operations, OpDelete) {
+			if slices.Contains(f.Resources.Operations, admission.OpDelete) {
 				return true
 			}
 		}
@@ -150,12 +146,12 @@ func listsOperations(rule *policy.Rule) []string {
 }
 
 // matchRequest builds the match package's view of obj.
-func (c *Controller) matchRequest(p *policy.Policy, rule *policy.Rule, v view, obj resource.Object) match.Request {
+func (c *Family) matchRequest(p *policy.Policy, rule *policy.Rule, v view, obj resource.Object) match.Request {
 	r := match.Request{
 		Operation:       v.operation,
 		Object:          obj,
 		PolicyNamespace: p.Namespace,
-		Budget:          c.opts.Budget,
+		Budget:          c.core.Budget(),
 	}
 	if usesNamespaceSelector(rule) { // only a namespaceSelector reads them: spare the lookup and copy
 		r.NamespaceLabels = c.nsLabels(obj)
@@ -167,16 +163,14 @@ func (c *Controller) matchRequest(p *policy.Policy, rule *policy.Rule, v view, o
 		shown["apiVersion"], shown["kind"] = v.resource.APIVersion(), v.resource.Kind
 		r.Object, r.SubResource = shown, v.subResource
 	}
-	if v.user != nil {
-		r.UserInfo = &match.UserInfo{Username: v.user.Username, Groups: v.user.Groups, Roles: v.user.Roles, ClusterRoles: v.user.ClusterRoles}
-	}
+	r.UserInfo = v.user
 	return r
 }
 
 // filterRule is Kyverno's filterRule for generate: match and exclude, then
 // the rule context, then preconditions; a new object that no longer
 // matches while the old one did is a Fail (SEMANTICS §2.2, §2.3).
-func (c *Controller) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ruleStatus, string) {
+func (c *Family) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ruleStatus, string) {
 	matched, why := false, "the object is gone"
 	if v.object != nil {
 		matched, why = match.Rule(rule, c.matchRequest(p, rule, v, v.object))
@@ -219,21 +213,21 @@ func (c *Controller) filterRule(p *policy.Policy, rule *policy.Rule, v view) (ru
 
 // handleNonTrigger reacts to changes of downstreams and clone sources
 // (handleNonTrigger/processRequest). It reads the old object's labels.
-func (c *Controller) handleNonTrigger(req Request) {
+func (c *Family) handleNonTrigger(req admission.Request) {
 	old := req.OldObject
 	if old == nil {
 		return
 	}
 	// Most objects are neither: answer that from the labels in place
 	// before copying them.
-	policyName, _ := old.Label(LabelPolicyName)
-	_, source := old.Label(LabelCloneSource)
+	policyName, _ := old.Label(generate.LabelPolicyName)
+	_, source := old.Label(generate.LabelCloneSource)
 	if policyName == "" && !source {
 		return
 	}
 	labels := old.Labels()
 	ref := old.Ref()
-	if _, legacy := labels[LabelRuleName]; isDownstream(labels) && legacy {
+	if _, legacy := labels[generate.LabelRuleName]; isDownstream(labels) && legacy {
 		// A downstream without rule-name is the CEL family's (family.go):
 		// its own watches react to it.
 		c.downstreamChanged(req, old, labels, ref)
@@ -243,30 +237,30 @@ func (c *Controller) handleNonTrigger(req Request) {
 	}
 }
 
-func (c *Controller) downstreamChanged(req Request, old resource.Object, labels map[string]string, ref resource.Ref) {
+func (c *Family) downstreamChanged(req admission.Request, old resource.Object, labels map[string]string, ref resource.Ref) {
 	kind := causeDownstreamChanged
 	what := "changed"
-	if req.Operation == OpDelete {
+	if req.Operation == admission.OpDelete {
 		kind, what = causeDownstreamDeleted, "deleted"
 	}
 	p := c.policyByLabels(labels)
-	if req.User.Username == NamespaceControllerUser {
+	if req.User.Username == admission.NamespaceControllerUser {
 		// Kyverno's request to restore it fails: the namespace is being deleted.
-		if rule := ruleOf(p, labels[LabelRuleName]); rule != nil && rule.Generate.Synchronize && labels[LabelTriggerKind] != "Namespace" {
+		if rule := ruleOf(p, labels[generate.LabelRuleName]); rule != nil && rule.Generate.Synchronize && labels[generate.LabelTriggerKind] != "Namespace" {
 			c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, p, rule.Name, nil,
 				"the downstream went with its Namespace; Kyverno cannot recreate it in a namespace that is being deleted")
 		}
 		return
 	}
 	if p == nil {
-		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, nil, labels[LabelRuleName], nil, fmt.Sprintf(
-			"the downstream was %s, but the policy %q that generated it no longer exists, so nothing restores it", what, labels[LabelPolicyName]))
+		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, nil, labels[generate.LabelRuleName], nil, fmt.Sprintf(
+			"the downstream was %s, but the policy %q that generated it no longer exists, so nothing restores it", what, labels[generate.LabelPolicyName]))
 		return
 	}
-	rule := p.Rule(labels[LabelRuleName])
+	rule := p.Rule(labels[generate.LabelRuleName])
 	if rule == nil || rule.Generate == nil {
-		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, p, labels[LabelRuleName], nil, fmt.Sprintf(
-			"the downstream was %s, but its rule %q is no longer in the policy, so nothing restores it", what, labels[LabelRuleName]))
+		c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, p, labels[generate.LabelRuleName], nil, fmt.Sprintf(
+			"the downstream was %s, but its rule %q is no longer in the policy, so nothing restores it", what, labels[generate.LabelRuleName]))
 		return
 	}
 	t := triggerFromLabels(labels)
@@ -284,7 +278,7 @@ func (c *Controller) downstreamChanged(req Request, old resource.Object, labels 
 
 // triggerRef returns a reference to the live trigger, or one built from
 // labels when it is gone.
-func (c *Controller) triggerRef(t trigger) *resource.Ref {
+func (c *Family) triggerRef(t trigger) *resource.Ref {
 	if live := c.findByUID(t); live != nil { // only its Ref is read
 		r := live.Ref()
 		return &r
@@ -296,9 +290,9 @@ func (c *Controller) triggerRef(t trigger) *resource.Ref {
 	return &r
 }
 
-func (c *Controller) sourceChanged(req Request, old resource.Object, ref resource.Ref) {
+func (c *Family) sourceChanged(req admission.Request, old resource.Object, ref resource.Ref) {
 	kind := causeSourceChanged
-	if req.Operation == OpDelete {
+	if req.Operation == admission.OpDelete {
 		kind = causeSourceDeleted
 	}
 	for _, d := range c.sourceDownstreams(old) {
@@ -308,7 +302,7 @@ func (c *Controller) sourceChanged(req Request, old resource.Object, ref resourc
 		if p == nil {
 			continue
 		}
-		rule := p.Rule(labels[LabelRuleName])
+		rule := p.Rule(labels[generate.LabelRuleName])
 		if rule == nil || rule.Generate == nil {
 			continue
 		}
@@ -337,16 +331,16 @@ func (c *Controller) sourceChanged(req Request, old resource.Object, ref resourc
 }
 
 // sourceDownstreams lists the downstreams cloned from src, by source labels.
-func (c *Controller) sourceDownstreams(src resource.Object) []resource.Object {
+func (c *Family) sourceDownstreams(src resource.Object) []resource.Object {
 	g := src.GVK()
 	sel := map[string]string{
-		LabelSourceGroup: g.Group, LabelSourceVersion: g.Version, LabelSourceKind: g.Kind,
-		LabelSourceNS: src.Namespace(), LabelSourceUID: src.UID(),
+		generate.LabelSourceGroup: g.Group, generate.LabelSourceVersion: g.Version, generate.LabelSourceKind: g.Kind,
+		generate.LabelSourceNS: src.Namespace(), generate.LabelSourceUID: src.UID(),
 	}
 	out := c.listLabelled(src.APIVersion(), src.Kind(), sel)
 	if len(out) == 0 {
-		delete(sel, LabelSourceUID)
-		sel[LabelSourceName] = src.Name()
+		delete(sel, generate.LabelSourceUID)
+		sel[generate.LabelSourceName] = src.Name()
 		out = c.listLabelled(src.APIVersion(), src.Kind(), sel)
 	}
 	var kept []resource.Object
@@ -398,8 +392,8 @@ func usesNamespaceSelector(rule *policy.Rule) bool {
 // object either, so Kyverno sends no clean-up request (kyverno#10574).
 // explainOtherNamespace says why a namespaced Policy ignores a new object
 // its rule would otherwise match: a Policy applies only in its namespace.
-func (c *Controller) explainOtherNamespace(p *policy.Policy, rule *policy.Rule, req Request, v view, reason string) {
-	if p.Kind != policy.KindPolicy || req.Operation != OpCreate || req.Object == nil || req.User.Username == BackgroundUser ||
+func (c *Family) explainOtherNamespace(p *policy.Policy, rule *policy.Rule, req admission.Request, v view, reason string) {
+	if p.Kind != policy.KindPolicy || req.Operation != admission.OpCreate || req.Object == nil || req.User.Username == admission.BackgroundUser ||
 		req.Object.Namespace() == p.Namespace {
 		return
 	}
@@ -412,7 +406,7 @@ func (c *Controller) explainOtherNamespace(p *policy.Policy, rule *policy.Rule, 
 	c.emit(timeline.ActorKyverno, timeline.ActionSkipped, &ref, p, rule.Name, nil, "ignored: "+reason)
 }
 
-func (c *Controller) explainOperationsKeep(p *policy.Policy, rule *policy.Rule, req Request, v view, t trigger) {
+func (c *Family) explainOperationsKeep(p *policy.Policy, rule *policy.Rule, req admission.Request, v view, t trigger) {
 	ops := listsOperations(rule)
 	if len(ops) == 0 || slices.Contains(ops, req.Operation) || req.OldObject == nil || !rule.Generate.Synchronize {
 		return

@@ -1,10 +1,11 @@
-package generate
+package controller
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/match"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -20,7 +21,7 @@ func selectorMatches(sel *policy.LabelSelector, labels map[string]string) bool {
 // cleanupPatterns does: the rule's target, each cloneList kind without
 // wildcards, and each foreach entry's target. Kinds written with variables
 // cannot be known without a trigger and are left out.
-func (c *Controller) generatedKinds(rule *policy.Rule) [][2]string {
+func (c *Family) generatedKinds(rule *policy.Rule) [][2]string {
 	var out [][2]string
 	seen := map[[2]string]bool{}
 	add := func(t policy.Target) {
@@ -61,25 +62,25 @@ func (c *Controller) generatedKinds(rule *policy.Rule) [][2]string {
 }
 
 // listLabelled lists objects of one kind in every namespace by labels.
-func (c *Controller) listLabelled(apiVersion, kind string, labels map[string]string) []resource.Object {
+func (c *Family) listLabelled(apiVersion, kind string, labels map[string]string) []resource.Object {
 	return c.store.List(cluster.Query{APIVersion: apiVersion, Kind: kind, Labels: labels})
 }
 
 // triggerDownstreams lists one trigger's downstreams of a policy, as
 // getDownstreams does: rule-name is not part of the selector, so every
 // rule of the policy that generates the same kind for the trigger counts.
-func (c *Controller) triggerDownstreams(p *policy.Policy, rule *policy.Rule, t trigger) []resource.Object {
+func (c *Family) triggerDownstreams(p *policy.Policy, rule *policy.Rule, t trigger) []resource.Object {
 	var out []resource.Object
 	for _, k := range c.generatedKinds(rule) {
 		sel := map[string]string{
-			LabelPolicyName: p.Name, LabelPolicyNamespace: p.Namespace, LabelManagedBy: ValueKyverno,
-			LabelTriggerUID: t.UID, LabelTriggerNS: t.Namespace, LabelTriggerKind: t.GVK.Kind,
-			LabelTriggerGroup: t.GVK.Group, LabelTriggerVersion: t.GVK.Version,
+			generate.LabelPolicyName: p.Name, generate.LabelPolicyNamespace: p.Namespace, generate.LabelManagedBy: generate.ValueKyverno,
+			generate.LabelTriggerUID: t.UID, generate.LabelTriggerNS: t.Namespace, generate.LabelTriggerKind: t.GVK.Kind,
+			generate.LabelTriggerGroup: t.GVK.Group, generate.LabelTriggerVersion: t.GVK.Version,
 		}
 		found := c.listLabelled(k[0], k[1], sel)
 		if len(found) == 0 && t.Name != "" {
-			delete(sel, LabelTriggerUID)
-			sel[LabelTriggerName] = t.Name
+			delete(sel, generate.LabelTriggerUID)
+			sel[generate.LabelTriggerName] = t.Name
 			found = c.listLabelled(k[0], k[1], sel)
 		}
 		out = append(out, found...)
@@ -89,7 +90,7 @@ func (c *Controller) triggerDownstreams(p *policy.Policy, rule *policy.Rule, t t
 
 // ruleDownstreams lists every downstream of one rule
 // (buildURForGenerateRuleChanges' selector).
-func (c *Controller) ruleDownstreams(p *policy.Policy, rule *policy.Rule) []resource.Object {
+func (c *Family) ruleDownstreams(p *policy.Policy, rule *policy.Rule) []resource.Object {
 	var out []resource.Object
 	for _, k := range c.generatedKinds(rule) {
 		sel := policyLabels(refOf(p, rule.Name))
@@ -100,7 +101,7 @@ func (c *Controller) ruleDownstreams(p *policy.Policy, rule *policy.Rule) []reso
 
 // deleteTriggerDownstreams deletes one trigger's downstreams
 // (handleNonPolicyChanges for a delete-downstream request).
-func (c *Controller) deleteTriggerDownstreams(ur *updateRequest) {
+func (c *Family) deleteTriggerDownstreams(ur *updateRequest) {
 	p := ur.policy
 	rule := p.Rule(ur.rule)
 	if rule == nil {
@@ -121,7 +122,7 @@ func (c *Controller) deleteTriggerDownstreams(ur *updateRequest) {
 	}
 	for _, d := range c.triggerDownstreams(p, rule, ur.trigger) {
 		r := d.Ref()
-		if err := c.Delete(UserInfo{Username: BackgroundUser}, r); err != nil {
+		if err := c.core.Delete(kyverno, r); err != nil {
 			if !isNotFound(err) {
 				c.emit(timeline.ActorKyverno, timeline.ActionFailed, &r, p, rule.Name, &tref, err.Error())
 			}
@@ -134,7 +135,7 @@ func (c *Controller) deleteTriggerDownstreams(ur *updateRequest) {
 // cleanupRule deletes, or explains keeping, every downstream of a removed
 // rule or deleted policy (createURForDownstreamDeletion, v1.19: data,
 // clone, cloneList and foreach patterns).
-func (c *Controller) cleanupRule(ur *updateRequest) {
+func (c *Family) cleanupRule(ur *updateRequest) {
 	p := ur.policy
 	rule := p.Rule(ur.rule)
 	if rule == nil || rule.Generate == nil {
@@ -157,7 +158,7 @@ func (c *Controller) cleanupRule(ur *updateRequest) {
 			c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, trig,
 				what+", but orphanDownstreamOnPolicyDelete is true, so the downstream is orphaned and kept")
 		default:
-			if err := c.Delete(UserInfo{Username: BackgroundUser}, r); err != nil {
+			if err := c.core.Delete(kyverno, r); err != nil {
 				if !isNotFound(err) {
 					c.emit(timeline.ActorKyverno, timeline.ActionFailed, &r, p, rule.Name, trig, err.Error())
 				}
@@ -172,7 +173,7 @@ func (c *Controller) cleanupRule(ur *updateRequest) {
 // unlabelDownstreams removes the policy labels from a rule's old
 // downstreams after its target changed (unlabelDownstream, 1.14+). It uses
 // the rule-level kind, so foreach downstreams stay labelled, as in Kyverno.
-func (c *Controller) unlabelDownstreams(p *policy.Policy, rule *policy.Rule) {
+func (c *Family) unlabelDownstreams(p *policy.Policy, rule *policy.Rule) {
 	if rule.Generate == nil || rule.Generate.Kind == "" || variables.HasVariables(rule.Generate.Kind) {
 		return
 	}
@@ -185,11 +186,11 @@ func (c *Controller) unlabelDownstreams(p *policy.Policy, rule *policy.Rule) {
 		for _, d := range c.listLabelled(k[0], k[1], policyLabels(refOf(p, rule.Name))) {
 			upd := d.DeepCopy()
 			l := upd.Labels()
-			delete(l, LabelPolicyName)
-			delete(l, LabelPolicyNamespace)
-			delete(l, LabelRuleName)
+			delete(l, generate.LabelPolicyName)
+			delete(l, generate.LabelPolicyNamespace)
+			delete(l, generate.LabelRuleName)
 			upd.SetLabels(l)
-			if _, err := c.Update(UserInfo{Username: BackgroundUser}, upd); err != nil {
+			if _, err := c.core.Update(kyverno, upd); err != nil {
 				continue
 			}
 			r := d.Ref()

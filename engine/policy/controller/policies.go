@@ -1,4 +1,4 @@
-package generate
+package controller
 
 import (
 	"encoding/json"
@@ -13,16 +13,16 @@ import (
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// PolicyCreated is the policy controller's addPolicy.
-func (c *Controller) PolicyCreated(p *policy.Policy) {
-	c.setPolicy(p)
+// policyAdded is the policy controller's addPolicy.
+func (c *Family) policyAdded(p *policy.Policy) {
+	c.policies.Put(p.Key(), p)
 	c.handleGenerate(p, causePolicyCreated)
 }
 
-// PolicyUpdated is updatePolicy: removed rules are cleaned up, changed
+// policyUpdated is updatePolicy: removed rules are cleaned up, changed
 // targets unlabelled, then data is re-synchronized and generateExisting runs.
-func (c *Controller) PolicyUpdated(old, updated *policy.Policy) {
-	c.setPolicy(updated)
+func (c *Family) policyUpdated(old, updated *policy.Policy) {
+	c.policies.Put(updated.Key(), updated)
 	if resource.Equal(old.Raw["spec"], updated.Raw["spec"]) {
 		return // only metadata changed: Kyverno reacts to spec changes
 	}
@@ -64,7 +64,7 @@ func dataChanged(old, updated *policy.Generation) bool {
 // explainDataNotPropagated says, for each downstream of a rule with
 // synchronize off, that the edit of the rule's data does not reach it:
 // syncDataPolicyChanges only re-renders the downstreams of sync rules.
-func (c *Controller) explainDataNotPropagated(p *policy.Policy, rule *policy.Rule) {
+func (c *Family) explainDataNotPropagated(p *policy.Policy, rule *policy.Rule) {
 	for _, d := range sortedRefs(c.ruleDownstreams(p, rule)) {
 		r := d.Ref()
 		c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, c.triggerRef(downstreamTrigger(d)),
@@ -73,9 +73,9 @@ func (c *Controller) explainDataNotPropagated(p *policy.Policy, rule *policy.Rul
 	}
 }
 
-// PolicyDeleted is deletePolicy.
-func (c *Controller) PolicyDeleted(p *policy.Policy) {
-	c.removePolicy(p)
+// policyDeleted is deletePolicy.
+func (c *Family) policyDeleted(p *policy.Policy) {
+	c.policies.Delete(p.Key())
 	for _, r := range p.Spec.Rules {
 		if r.Generate != nil {
 			c.enqueue(&updateRequest{kind: urCleanupRule, policy: p, rule: r.Name, cause: cause{kind: causePolicyDeleted}})
@@ -83,18 +83,16 @@ func (c *Controller) PolicyDeleted(p *policy.Policy) {
 	}
 }
 
-// BackgroundScan is forceReconciliation, run every BACKGROUND_SCAN_INTERVAL.
-func (c *Controller) BackgroundScan() {
-	for _, p := range c.sortedPolicies() {
+// BackgroundScan implements generate.Family: forceReconciliation, run every
+// BACKGROUND_SCAN_INTERVAL.
+func (c *Family) BackgroundScan() {
+	for _, p := range c.policies.Sorted() {
 		c.handleGenerate(p, causeBackgroundScan)
-	}
-	for _, f := range c.families {
-		f.BackgroundScan()
 	}
 }
 
 // handleGenerate re-synchronizes data rules and runs generateExisting.
-func (c *Controller) handleGenerate(p *policy.Policy, event causeKind) {
+func (c *Family) handleGenerate(p *policy.Policy, event causeKind) {
 	if !canBackgroundProcess(p) {
 		c.emit(timeline.ActorKyverno, timeline.ActionNote, nil, p, "", nil,
 			"background is false and the policy uses admission-only variables (request.userInfo, serviceAccountName, roles), "+
@@ -134,7 +132,7 @@ func (c *Controller) handleGenerate(p *policy.Policy, event causeKind) {
 // forceReconciliation creates missing downstreams only for rules with
 // generateExisting (a data rule with synchronize re-syncs the downstreams
 // that still exist, and cannot find the deleted ones).
-func (c *Controller) explainScanCreatesNothing(p *policy.Policy, rule *policy.Rule) {
+func (c *Family) explainScanCreatesNothing(p *policy.Policy, rule *policy.Rule) {
 	have := map[string]bool{}
 	for _, d := range c.ruleDownstreams(p, rule) {
 		have[downstreamTrigger(d).UID] = true
@@ -157,7 +155,7 @@ func (c *Controller) explainScanCreatesNothing(p *policy.Policy, rule *policy.Ru
 
 // policyCreated is the live policy's creationTimestamp (RFC 3339, so it
 // sorts as text), or "" when unknown.
-func (c *Controller) policyCreated(p *policy.Policy) string {
+func (c *Family) policyCreated(p *policy.Policy) string {
 	live, err := c.store.View(p.Raw.Ref())
 	if err != nil {
 		return ""
@@ -185,7 +183,7 @@ func hasDataPattern(g *policy.Generation) bool {
 // generateExisting: per match filter and kind, by the filter's selector,
 // then by name and namespace wildcards (resourceMatches). The full check
 // runs when each request is processed.
-func (c *Controller) existingTriggers(p *policy.Policy, rule *policy.Rule) []resource.Object {
+func (c *Family) existingTriggers(p *policy.Policy, rule *policy.Rule) []resource.Object {
 	var out []resource.Object
 	seen := map[string]bool{}
 	filters := append(append([]policy.Filter{}, rule.Match.Any...), rule.Match.All...)
@@ -206,7 +204,7 @@ func (c *Controller) existingTriggers(p *policy.Policy, rule *policy.Rule) []res
 				}
 				for _, obj := range c.store.List(q) {
 					// Wildcards cost O(pattern x name) per candidate.
-					if c.opts.Budget.Charge(budget.Object+patterns*int64(len(obj.Name())+len(obj.Namespace())), "generateExisting's wildcard match") != nil {
+					if c.core.Budget().Charge(budget.Object+patterns*int64(len(obj.Name())+len(obj.Namespace())), "generateExisting's wildcard match") != nil {
 						break // Reconcile reports the spent budget
 					}
 					if seen[obj.UID()] || !nameMatches(f.Resources, obj) {
@@ -223,7 +221,7 @@ func (c *Controller) existingTriggers(p *policy.Policy, rule *policy.Rule) []res
 
 // kindsMatching resolves a match kind ("Namespace", "v1/ConfigMap",
 // "apps/v1/Deployment", "*/Pod", "Pod/exec") to registered kinds.
-func (c *Controller) kindsMatching(k string) []cluster.KindInfo {
+func (c *Family) kindsMatching(k string) []cluster.KindInfo {
 	if strings.Contains(k, "/") {
 		parts := strings.Split(k, "/")
 		last := parts[len(parts)-1]

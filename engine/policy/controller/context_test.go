@@ -1,4 +1,4 @@
-package generate
+package controller
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -68,7 +69,7 @@ func TestRequestContextIsTheReferenceContext(t *testing.T) {
 		{"apiVersion": float64(1), "kind": true},
 		{},
 	}
-	users := []*UserInfo{
+	users := []*admission.UserInfo{
 		nil,
 		{Username: "alice"},
 		{Username: "alice", Groups: []string{"dev", "ops"}, Roles: []string{"r"}, ClusterRoles: []string{"c1", "c2"}},
@@ -77,7 +78,7 @@ func TestRequestContextIsTheReferenceContext(t *testing.T) {
 		{Username: "system:serviceaccount::"},
 		{Username: "system:serviceaccount:ns:a:b"},
 	}
-	ops := []string{"", OpCreate, OpUpdate, OpDelete, OpConnect, "PATCH"}
+	ops := []string{"", admission.OpCreate, admission.OpUpdate, admission.OpDelete, admission.OpConnect, "PATCH"}
 	n := 0
 	for _, obj := range objects {
 		for _, old := range objects[:3] {
@@ -104,7 +105,7 @@ func TestRequestContextsAreIndependent(t *testing.T) {
 	// applyRule writes request.object on DELETE, loadContext writes the
 	// top level: one context's writes must not show in another's.
 	obj := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "a"}}
-	v := view{operation: OpDelete, user: &UserInfo{Username: "u"}}
+	v := view{operation: admission.OpDelete, user: &admission.UserInfo{Username: "u"}}
 	a, b := requestContext(v, obj), requestContext(v, obj)
 	a["request"].(map[string]any)["object"] = nil
 	a["extra"] = true
@@ -116,10 +117,10 @@ func TestRequestContextsAreIndependent(t *testing.T) {
 
 func TestANamespacesRequestNamespaceIsItsNameInAdmissionOnly(t *testing.T) {
 	ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "team-a"}}
-	admission := requestContext(view{operation: OpCreate, object: ns, user: &UserInfo{Username: "alice"}}, ns)
-	assert.Equal(t, "team-a", admission["request"].(map[string]any)["namespace"],
+	fromAdmission := requestContext(view{operation: admission.OpCreate, object: ns, user: &admission.UserInfo{Username: "alice"}}, ns)
+	assert.Equal(t, "team-a", fromAdmission["request"].(map[string]any)["namespace"],
 		"the API server's admission request for a Namespace names the Namespace itself, on create too")
-	background := requestContext(view{operation: OpCreate, object: ns}, ns)
+	background := requestContext(view{operation: admission.OpCreate, object: ns}, ns)
 	assert.Equal(t, "", background["request"].(map[string]any)["namespace"],
 		"Kyverno's background context (NewPolicyContext) uses the trigger's namespace")
 }
