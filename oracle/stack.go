@@ -250,6 +250,8 @@ func (s *stack) up(ctx context.Context) error {
 	return nil
 }
 
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
 // versionLine finds version=v1.19.0, "version"="v1.19.0" or "version":"v1.19.0".
 var versionLine = regexp.MustCompile(`(?:^|[\s{,"])version"?[=:]\s*"?(v\d+\.\d+\.\d+[^" ,}]*)`)
 
@@ -264,8 +266,9 @@ func logVersion(file string) string {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if !strings.Contains(line, `"version"`) {
+		// Kyverno's text logs are coloured: version=\x1b[0mv1.19.0.
+		line := ansi.ReplaceAllString(sc.Text(), "")
+		if !strings.Contains(line, "version") {
 			continue
 		}
 		if m := versionLine.FindStringSubmatch(line); m != nil {
