@@ -278,10 +278,11 @@ func logVersion(file string) string {
 	return ""
 }
 
-// e2ePermissions is what Kyverno's own e2e install adds to the background
-// controller's role (scripts/config/standard/kyverno.yaml:
-// backgroundController.rbac.clusterRole.extraResources), aggregated into
-// it by label; genplay's kyverno-e2e permission profile is the same.
+// e2ePermissions is what Kyverno's own e2e install adds to the admission
+// and background controllers' roles (scripts/config/standard/kyverno.yaml:
+// {admission,background}Controller.rbac.clusterRole.extraResources),
+// aggregated into them by label; genplay's kyverno-e2e permission profile
+// is the same.
 const e2ePermissions = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
@@ -290,7 +291,18 @@ metadata:
     rbac.kyverno.io/aggregate-to-background-controller: "true"
 rules:
 - apiGroups: ["*"]
-  resources: [configmaps, networkpolicies, resourcequotas, secrets, roles, rolebindings, limitranges, namespaces, nodes, nodes/status, pods]
+  resources: [configmaps, networkpolicies, resourcequotas, secrets, roles, rolebindings, clusterroles, clusterrolebindings, limitranges, namespaces, nodes, nodes/status, pods]
+  verbs: [create, update, patch, delete, get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:admission-controller:oracle-e2e
+  labels:
+    rbac.kyverno.io/aggregate-to-admission-controller: "true"
+rules:
+- apiGroups: ["*"]
+  resources: [secrets]
   verbs: [create, update, patch, delete, get, list]
 `
 
