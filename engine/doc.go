@@ -37,10 +37,12 @@
 //     CREATE of pods/eviction Kyverno's webhook sees. Kyverno's permission
 //     check on generate targets is modelled (package rbac): a policy is
 //     denied unless Kyverno's background controller may get and create
-//     (and, with synchronize, update and delete) each target, given a
+//     (and, with synchronize, update and delete) each target, and, with
+//     synchronize, its admission controller may list and get them, given a
 //     default Helm install's permissions (Options.Permissions: or Kyverno's
-//     e2e install, or none) plus the ClusterRoles aggregated into its role
-//     and the bindings to its service account in the simulated cluster.
+//     e2e install, or none) plus the ClusterRoles aggregated into their
+//     roles and the bindings to their service accounts in the simulated
+//     cluster.
 //     Kinds the cluster does not serve are not checked (a real cluster
 //     denies them), and Kyverno's controllers themselves are not limited.
 //   - A failed UpdateRequest is reported once in the timeline (Kyverno
