@@ -8,8 +8,8 @@ import (
 	"testing/fstest"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
