@@ -53,7 +53,8 @@ WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/b
 	github.com/genplay/genplay/engine/internal/schema github.com/genplay/genplay/engine/timeline \
 	strconv internal/strconv strings bytes sort slices unicode/utf8 math sigs.k8s.io/yaml/... go.yaml.in/yaml/v2 \
 	runtime internal/runtime/... github.com/genplay/genplay/engine/variables github.com/genplay/genplay/engine/match \
-	github.com/genplay/genplay/engine/generate \
+	github.com/genplay/genplay/engine/generate github.com/genplay/genplay/engine/policy/controller \
+	github.com/genplay/genplay/engine/admission \
 	github.com/genplay/genplay/engine/internal/nesting github.com/genplay/genplay/engine/internal/k8sname context \
 	github.com/genplay/genplay/engine/internal/regen github.com/genplay/genplay/engine/cluster
 WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)
@@ -228,7 +229,7 @@ oracle-record: oracle-bin ## record what real Kyverno does with the corpus into 
 	rm -rf testdata/oracle/corpus
 	$(GO) test -count=1 -run 'Oracle|Recordings|Kyverno' -v ./internal/oracle/ | grep -E '^\s+oracle_test|agree|known difference|FAIL|ok' || true
 
-ORACLE_CHEATSHEET := -run 'CheatSheet|PolicyEdits|UsersAction|EventsName' ./engine/
+ORACLE_CHEATSHEET := -run 'BehaviourCases' ./engine/
 oracle-exports: oracle-bin ## genplay export the gallery and the cheat-sheet cases, then run the exports with real chainsaw against the live oracle
 	rm -rf $(ORACLE_CACHE)/exports $(ORACLE_CACHE)/exports-corpus && mkdir -p $(ORACLE_CACHE)/exports
 	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/exports-corpus $(GO) test -count=1 $(ORACLE_CHEATSHEET) > /dev/null

@@ -108,7 +108,7 @@ func TestServeListsNoDirectories(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte("<title>genplay</title>"), 0o644))
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "assets"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "assets", "a.js"), []byte("x"), 0o644))
-	srv := httptest.NewServer(serveHandler(dir))
+	srv := httptest.NewServer(serveHandler(dir, engine.Run))
 	defer srv.Close()
 	get := func(p string) (int, string) {
 		res, err := http.Get(srv.URL + p)

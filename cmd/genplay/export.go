@@ -15,7 +15,7 @@ import (
 
 // exportCommand is `genplay export`: the scenario as a chainsaw Test that
 // checks, after each operation, what Kyverno did (package engine/export).
-func exportCommand(args []string, stdout, stderr io.Writer) (code int) {
+func exportCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write the test to this file instead of standard output")
@@ -41,37 +41,29 @@ func exportCommand(args []string, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "genplay export: %v\n", err)
 		return 2
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "genplay: internal error (please report it): %v\n", r)
-			keepInput(stderr, file, data)
-			code = 3
+	return withInput(stderr, "export", []userInput{{file, data}}, func(g *guarded) int {
+		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions, Permissions: permissions}
+		name := file
+		if abs, err := filepath.Abs(file); err == nil {
+			opts.Files, name = rootFS(abs)
 		}
-	}()
-	ctx, stop := guard()
-	defer stop()
-	opts := engine.Options{Context: ctx, Families: families, PolicyExceptions: *exceptions, Permissions: permissions}
-	name := file
-	if abs, err := filepath.Abs(file); err == nil {
-		opts.Files, name = rootFS(abs)
-	}
-	res, err := export.Test(name, data, opts)
-	if stoppedRun(ctx, stderr, "export") {
-		keepInput(stderr, file, data)
-		return 3
-	}
-	if err != nil {
-		// Name the files as the user did (the engine reads them in rootFS).
-		names := strings.NewReplacer(name, filepath.ToSlash(file), path.Dir(name)+"/", filepath.ToSlash(filepath.Dir(file))+"/")
-		fmt.Fprintf(stderr, "genplay export: %s\n", names.Replace(err.Error()))
-		return 1
-	}
-	if *out == "" {
-		_, _ = io.WriteString(stdout, res.Text)
-	} else if err := os.WriteFile(*out, []byte(res.Text), 0o644); err != nil {
-		fmt.Fprintf(stderr, "genplay export: %v\n", err)
-		return 2
-	}
-	fmt.Fprintf(stderr, "genplay export: %d asserts and %d error checks added\n", res.Asserts, res.Errors)
-	return 0
+		res, err := export.Test(name, data, opts)
+		if g.stopped() {
+			return 3
+		}
+		if err != nil {
+			// Name the files as the user did (the engine reads them in rootFS).
+			names := strings.NewReplacer(name, filepath.ToSlash(file), path.Dir(name)+"/", filepath.ToSlash(filepath.Dir(file))+"/")
+			fmt.Fprintf(stderr, "genplay export: %s\n", names.Replace(err.Error()))
+			return 1
+		}
+		if *out == "" {
+			_, _ = io.WriteString(stdout, res.Text)
+		} else if err := os.WriteFile(*out, []byte(res.Text), 0o644); err != nil {
+			fmt.Fprintf(stderr, "genplay export: %v\n", err)
+			return 2
+		}
+		fmt.Fprintf(stderr, "genplay export: %d asserts and %d error checks added\n", res.Asserts, res.Errors)
+		return 0
+	})
 }

@@ -140,7 +140,7 @@ func TestExportedConformanceTestsPass(t *testing.T) {
 // --permissions picks which cluster the exported test is for.
 func TestExportTakesThePermissionsOfTheClusterItIsFor(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "clone.yaml")
-	text := cheatScenario("clone", cheatClone(true, false), cloneNamespaces, "- sleep:\n    duration: 1s\n")
+	text := cheatSheetCase(t, "clone/downstream-deleted/sync-true-orphan-false")
 	require.NoError(t, os.WriteFile(src, []byte(text), 0o644))
 	var stdout, stderr bytes.Buffer
 	assert.Equal(t, 1, run([]string{"export", src}, strings.NewReader(""), &stdout, &stderr), "chart: the policy is refused")

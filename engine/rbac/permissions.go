@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -114,7 +114,7 @@ type controller struct {
 }
 
 var (
-	backgroundController = controller{serviceAccount: backgroundServiceAccountName, user: generate.BackgroundUser,
+	backgroundController = controller{serviceAccount: backgroundServiceAccountName, user: admission.BackgroundUser,
 		defaults: defaultBackgroundPermissions, e2e: kyvernoE2EPermissions, aggregation: backgroundAggregationSelectors}
 	admissionController = controller{serviceAccount: "kyverno-admission-controller",
 		user: "system:serviceaccount:" + backgroundServiceAccountNamespace + ":kyverno-admission-controller",
