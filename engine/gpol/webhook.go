@@ -1,13 +1,13 @@
 package gpol
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/genplay/genplay/engine/internal/digest"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -174,7 +174,7 @@ func buildWebhooks(name, queryPath string, policies []*Policy, cfg WebhookConfig
 		wh := webhook(cfg)
 		wh["name"] = name + "-ignore"
 		if len(groups) > 1 {
-			sum := sha256.Sum256([]byte(g.key))
+			sum := digest.SHA256([]byte(g.key))
 			wh["name"] = name + "-ignore-" + hex.EncodeToString(sum[:])[:8]
 		}
 		wh["clientConfig"] = clientConfig(cfg, path.Join(append([]string{queryPath}, names...)...))
