@@ -173,9 +173,11 @@
 //     timestamps RFC 3339 strings, where Kyverno refuses them. The
 //     Kubernetes format validators for uri, byte, date and datetime are
 //     simplified; ext.Protos is off.
-//     The browser's full build (wasm/, tags cel and nox509) leaves out
-//     crypto/x509 to stay within its size budget: x509.decode compiles as
-//     with the CLI and every call is an error that says so.
+//     x509.decode, like JMESPath's x509_decode, runs only in native builds
+//     (one switch for both families: GOOS, files built for !js): in every
+//     js build, the browser's and the worker's, Go's crypto/x509 would add
+//     0.4 MB to the wasm, so x509.decode compiles as with the CLI and every
+//     call is an error that says so.
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (package shell), inside a subset of sh: &&, ||,
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
