@@ -53,8 +53,9 @@
 //     retries it three times, which in a deterministic simulation changes
 //     nothing, then drops it; for a GeneratingPolicy each retry would also
 //     repeat its API calls and report results).
-//   - The API server has no managedFields, finalizers, terminating phase
-//     or status subresources; deletes are immediate and
+//   - The API server shows no managedFields (server-side apply tracks who
+//     owns which field, unseen, package cluster) and has no finalizers,
+//     terminating phase or status subresources; deletes are immediate and
 //     cascades (a Namespace's contents, ownerReference garbage collection,
 //     the custom resources of a deleted CustomResourceDefinition) happen
 //     in the same step. The custom resources a CRD's deletion removes
@@ -65,8 +66,10 @@
 //     message), and an established CRD's scope and kind are immutable, so
 //     no object is ever stored under two scopes. Numbers are JSON numbers
 //     (float64).
-//     Server-side apply is modelled per downstream by remembering what
-//     Kyverno's "generate" field manager applied last.
+//     Kyverno's server-side apply (useServerSideApply, both families:
+//     field manager kyverno-generate, forced) is the store's
+//     cluster.Store.Apply: structured-merge-diff's rules with lists whole
+//     and status left alone, as for every kind with a status subresource.
 //   - genplay test reads chainsaw's Configuration for what changes which
 //     tests run and how (testFile, the include and exclude regexes,
 //     fullName, failFast, namespace); timeouts, parallelism, repeats and
