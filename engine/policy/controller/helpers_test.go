@@ -189,7 +189,9 @@ func (h *harness) story(mark int) string {
 // policyKeyed returns the family's admitted policy with key.
 func (h *harness) policyKeyed(key string) *policy.Policy { return h.fam.policies.Get(key) }
 
-func nsRef(name string) resource.Ref { return resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: name} }
+func nsRef(name string) resource.Ref {
+	return resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: name}
+}
 
 func cmRef(ns, name string) resource.Ref {
 	return resource.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: name}

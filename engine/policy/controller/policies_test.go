@@ -195,7 +195,7 @@ func TestKindsMatchingAndNameMatchesListGenerateExistingCandidates(t *testing.T)
 		{policy.ResourceDescription{Name: "other"}, ns, false},
 		{policy.ResourceDescription{Names: []string{"x", "team-?"}}, ns, true},
 		{policy.ResourceDescription{Names: []string{"x"}}, ns, false},
-		{policy.ResourceDescription{Namespaces: []string{"team-*"}}, ns, true, /* a Namespace's own name */},
+		{policy.ResourceDescription{Namespaces: []string{"team-*"}}, ns, true /* a Namespace's own name */},
 		{policy.ResourceDescription{Namespaces: []string{"team-*"}}, cm, true},
 		{policy.ResourceDescription{Namespaces: []string{"other"}}, cm, false},
 	} {
