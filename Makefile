@@ -106,7 +106,7 @@ test: vet site ## everything CI runs: vet, Go tests (with the browser tests and 
 	$(WASMTEST) $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./engine/... ./wasm/... ./site/examples/
 	$(MAKE) --no-print-directory size
 	$(MAKE) --no-print-directory worker
-	node --test cmd/worker/
+	node --test cmd/worker/ site/src/
 	$(MAKE) --no-print-directory tidy-check
 
 tidy-check: ## fail when go mod tidy would change go.mod or go.sum (the product's module, and the oracle's)
