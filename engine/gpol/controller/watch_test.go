@@ -27,7 +27,7 @@ func TestHandleUpdateRevertsADownstreamOnlyWithSynchronize(t *testing.T) {
 		got := h.get(cmRef("team", "generated"))["data"].(map[string]any)["key"]
 		if sync {
 			assert.Equal(t, "value", got, h.story(m))
-			assert.True(t, h.said(m, timeline.ActionReverted, "put back the copy it cached"), h.story(m))
+			assert.True(t, h.said(m, timeline.ActionReverted, "put back the copy it saved"), h.story(m))
 		} else {
 			assert.Equal(t, "edited", got)
 			assert.True(t, h.said(m, timeline.ActionKept, "not reverted: synchronize is off"), h.story(m))
@@ -52,14 +52,14 @@ func TestHandleDeleteRecreatesADeletedDownstreamOnce(t *testing.T) {
 	m = h.mark()
 	h.remove(cmRef("team", "generated"))
 	assert.Nil(t, h.get(cmRef("team", "generated")), "the second deletion is not recreated (kyverno#17265)")
-	assert.True(t, h.said(m, timeline.ActionKept, "recreates a deleted downstream once"), h.story(m))
+	assert.True(t, h.said(m, timeline.ActionIgnored, "recreates a deleted downstream once"), h.story(m))
 
 	h = newHarness(t, generate.FamilyConfig{})
 	h.mustPut(cmPolicy(noSync, "value", ""))
 	h.mustPut(namespaceYAML("team"))
 	m = h.mark()
 	h.remove(cmRef("team", "generated"))
-	assert.True(t, h.said(m, timeline.ActionKept, "not recreated: synchronize is off"), h.story(m))
+	assert.True(t, h.said(m, timeline.ActionIgnored, "not recreated: synchronize is off"), h.story(m))
 }
 
 // copyPolicy generates ConfigMap default/copy-NAME for every ConfigMap NAME

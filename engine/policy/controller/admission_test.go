@@ -256,7 +256,7 @@ func TestDownstreamChangedRevertsOrKeepsAnEditedDownstream(t *testing.T) {
 			assert.True(t, h.said(m, timeline.ActionRecreated, "the downstream was deleted"), h.story(m))
 		} else {
 			assert.Nil(t, h.get(cmRef("team", "generated")))
-			assert.True(t, h.said(m, timeline.ActionKept, "it stays deleted until the rule is next applied"), h.story(m))
+			assert.True(t, h.said(m, timeline.ActionIgnored, "it stays deleted until the rule is next applied"), h.story(m))
 		}
 	}
 }
