@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/suite"
 )
@@ -22,7 +21,7 @@ func run(t *testing.T, fsys fs.FS, dir string) *suite.Report {
 	files, err := suite.Find(fsys, []suite.Root{{Name: dir, Path: dir, Display: dir}}, nil)
 	require.NoError(t, err)
 	return suite.Run(files, suite.Options{FS: fsys, Permissions: engine.PermissionsKyvernoE2E,
-		Families: []generate.NewFamily{controller.New}})
+		Families: []engine.Family{controller.New}})
 }
 
 // cliTestFiles reads the files of testdata/kyverno-test/name into a map

@@ -25,6 +25,28 @@ var KnownDifferences = []KnownDifference{
 		Match: func(d Diff, _ *Recording, _ Options) bool { return d.What == "defaulted" },
 	},
 	{
+		// Real Kyverno v1.19.0 left a NamespacedGeneratingPolicy's clone
+		// as it was when its source changed (recording
+		// chainsaw-ngpol-clone-within-namespace, both runs); genplay
+		// propagates the change as for a GeneratingPolicy. Not fixed yet:
+		// the cause is not read in Kyverno's code (GENERATING-POLICY.md
+		// §3.6's policy-key mismatch is the likely one).
+		Name: "a NamespacedGeneratingPolicy's clone does not follow its source",
+		Match: func(d Diff, rec *Recording, _ Options) bool {
+			if d.What != "field" || !strings.Contains(rec.Scenario, "kind: NamespacedGeneratingPolicy") || d.Step >= len(rec.Runs[0].Steps) {
+				return false
+			}
+			for _, o := range rec.Runs[0].Steps[d.Step].Objects {
+				if o.Key == d.Key {
+					labels, _ := o.View["labels"].(map[string]any)
+					_, clone := labels["generate.kyverno.io/source-uid"]
+					return clone && !strings.HasPrefix(d.Path, "labels") && !strings.HasPrefix(d.Path, "annotations")
+				}
+			}
+			return false
+		},
+	},
+	{
 		// genplay simulates v1.19.0, which deletes and recreates every
 		// tracked downstream of a GeneratingPolicy whose spec changes;
 		// v1.19.1 invalidates them and updates them in place (kyverno#16920).
