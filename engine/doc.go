@@ -192,10 +192,10 @@
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
 //     echo, test and [ (strings, integers, files), seq, sleep (it advances
 //     the logical clock), set -e, and the common utilities (cat, printf,
-//     rm, mkdir, touch, cp, mv, ls, base64, tr, sed s/a/b/, grep, head, tail,
-//     wc, cut, sort, uniq, tee) with pipes and redirections to and from
-//     files. Files live in the test's scratch folder, in memory for the
-//     whole test: the test's own files are read through it, and nothing is
+//     rm, mkdir, touch, cp, mv, ls, base64, tr, sed (its s command), grep,
+//     head, tail, wc, cut, sort, uniq, tee) with pipes and redirections to
+//     and from files. Files live in the test's scratch folder, in memory
+//     for the whole test: the test's own files are read through it, and nothing is
 //     ever written to or removed from the real file system (an absolute
 //     path too is the scratch's). Other programs, case, arithmetic and
 //     backquotes make the test skip with the reason; a script's loops run
