@@ -82,13 +82,15 @@
 //     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
 //     clean-up at the end of a test is not run, so the final cluster stays
 //     visible.
-//   - A NamespacedGeneratingPolicy's synchronized clone follows its
-//     source's changes here, as a GeneratingPolicy's does; real Kyverno
-//     v1.19.0 left it unchanged (internal/oracle's recording
-//     chainsaw-ngpol-clone-within-namespace), so a NamespacedGeneratingPolicy's
-//     clone does not follow its source there. Not yet simulated: the cause in
-//     Kyverno's code is not read (GENERATING-POLICY.md §3.6's policy-key
-//     mismatch for namespaced policies is the likely one).
+//   - A GeneratingPolicy's synchronization needs the background controller to
+//     watch the downstream's kind: Kyverno's WatchManager watches with its
+//     credentials, and the chart lets it read through Kubernetes' view role
+//     (which leaves Secrets out), so with Kyverno's e2e install (Secrets:
+//     get and list, no watch) a synchronized Secret downstream was not
+//     reverted or recreated and did not follow its source's changes or
+//     deletion on real Kyverno v1.19.0 (internal/oracle's recordings).
+//     genplay does not model the refused watch: its WatchManager reacts to
+//     every kind.
 //   - genplay simulates one release, KyvernoVersion. Compared with real
 //     Kyverno's recordings of another (internal/oracle), these differences
 //     of that release are known: Kyverno v1.19.1 updates a
@@ -195,10 +197,10 @@
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
 //     echo, test and [ (strings, integers, files), seq, sleep (it advances
 //     the logical clock), set -e, and the common utilities (cat, printf,
-//     rm, mkdir, touch, cp, mv, ls, base64, tr, sed s///, grep, head, tail,
-//     wc, cut, sort, uniq, tee) with pipes and redirections to and from
-//     files. Files live in the test's scratch folder, in memory for the
-//     whole test: the test's own files are read through it, and nothing is
+//     rm, mkdir, touch, cp, mv, ls, base64, tr, sed (its s command), grep,
+//     head, tail, wc, cut, sort, uniq, tee) with pipes and redirections to
+//     and from files. Files live in the test's scratch folder, in memory
+//     for the whole test: the test's own files are read through it, and nothing is
 //     ever written to or removed from the real file system (an absolute
 //     path too is the scratch's). Other programs, case, arithmetic and
 //     backquotes make the test skip with the reason; a script's loops run
