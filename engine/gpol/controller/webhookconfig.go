@@ -17,10 +17,6 @@ import (
 // GeneratingPolicies into.
 const webhookConfigName = "kyverno-resource-validating-webhook-cfg"
 
-// AdmissionControllerUser is the username of Kyverno's admission
-// controller, which writes the webhook configurations.
-const AdmissionControllerUser = "system:serviceaccount:kyverno:kyverno-admission-controller"
-
 // kyvernoLibraries are identifiers of Kyverno's CEL libraries: a match
 // condition that uses one does not compile in the Kubernetes webhook CEL
 // environment, so its policy gets no fine-grained webhook.
@@ -109,7 +105,7 @@ func (f *Family) renderWebhooks() {
 		return webhooks[i].(map[string]any)["name"].(string) < webhooks[j].(map[string]any)["name"].(string)
 	})
 	ref := resource.Ref{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: webhookConfigName}
-	user := admission.UserInfo{Username: AdmissionControllerUser}
+	user := admission.UserInfo{Username: admission.AdmissionControllerUser}
 	live, err := f.store.View(ref)
 	if len(webhooks) == 0 {
 		if err == nil && f.core.Delete(user, ref) == nil {
