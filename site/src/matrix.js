@@ -4,7 +4,8 @@
 // that writes a column's settings into the scenario.
 import { h, replace, $ } from './dom.js';
 import { setGenerateFields } from './scenario.js';
-import { refString, keyOf, isPolicy, isCELPolicy, celEnabled } from './objects.js';
+import { refString, keyOf, isPolicy, isCELPolicy, celEnabled, isKyvernoOwn } from './objects.js';
+import { reasonText } from './reasondocs.js';
 import { errorsIn, inputError, isCheck, stepFailed, failureOf, churnOnly } from './result.js';
 
 export const combos = [
@@ -22,14 +23,28 @@ const comboName = (c) => `sync ${c.synchronize ? 'on' : 'off'}, orphan ${c.orpha
  */
 export function createMatrix(page) {
   let seq = 0;
+  let shownFor = null; // the scenario text the table in #matrix is for
+  let allRows = false; // show the steps where every setting does the same too
+
+  // pending replaces a table of another text: a stale table is never shown.
+  function pending(text) {
+    if (shownFor === text) return;
+    shownFor = null;
+    replace($('#matrix'), h('p', { class: 'sub matrix-pending', role: 'status' },
+      'Running this scenario under the four settings…'));
+  }
 
   async function render() {
     if (!page.ready()) return;
     const text = page.text();
     const mine = ++seq;
+    pending(text);
+    $('#matrix').setAttribute('aria-busy', 'true');
     const results = [];
     for (const override of combos) results.push(await page.engineRun(text, { override }));
     if (mine !== seq) return;
+    $('#matrix').removeAttribute('aria-busy');
+    shownFor = text;
     const current = currentCombo(page.state.result);
     // Rows: what the user did; checks only where some setting fails them.
     const longest = results.reduce((a, r) => ((r.steps || []).length > (a.steps || []).length ? r : a), results[0]);
@@ -47,8 +62,26 @@ export function createMatrix(page) {
       if (stepFailed(s)) lines.unshift(h('div', { class: 'error' }, `failed: ${failureOf(s)}`));
       return h('td', { class: stepFailed(s) ? 'failed' : '' }, lines);
     };
-    replace($('#matrix'), h('table', { class: 'matrix' },
-      h('caption', {}, 'What Kyverno does at each step of this scenario, under each setting (hover or click a reaction for its reason)'),
+    const body = rows.map(([s, i]) => {
+      const cells = results.map((r) => cell(r, i));
+      const differs = new Set(cells.map((c) => c.textContent)).size > 1;
+      if (differs) cells.forEach((c) => c.classList.add('differs'));
+      cells.forEach((c, k) => { if (combos[k] === current) c.classList.add('current'); });
+      return h('tr', { class: differs ? 'differs' : 'same', hidden: !differs && !allRows }, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells);
+    });
+    const differing = body.filter((r) => r.classList.contains('differs')).length;
+    const toggle = h('label', { class: 'matrix-all' }, h('input', {
+      type: 'checkbox', checked: allRows,
+      onchange: (ev) => {
+        allRows = ev.target.checked;
+        for (const r of $('#matrix').querySelectorAll('tbody tr.same')) r.hidden = !allRows;
+      },
+    }), ` show every step (${rows.length}), not only the ${differing} where the settings differ`);
+    const hint = differing ? '' : h('p', { class: 'matrix-hint' },
+      rows.length ? `So far all four settings do the same at every step of this scenario. They differ in what happens afterwards: act on an object in the Cluster pane first (delete or edit a generated object, delete the policy or the trigger), then look again.`
+        : 'This scenario has no step yet.');
+    replace($('#matrix'), hint, rows.length ? toggle : '', h('table', { class: 'matrix', hidden: !differing && !allRows },
+      h('caption', {}, `What Kyverno does at each step of this scenario, under each setting: ${differing} of ${rows.length} step${rows.length === 1 ? '' : 's'} differ (hover or click a reaction for its reason)`),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'step'),
         combos.map((c) => {
           const isCurrent = current === c;
@@ -57,13 +90,9 @@ export function createMatrix(page) {
             isCurrent ? h('div', { class: 'sub' }, '(the scenario as written)')
               : h('button', { type: 'button', class: 'apply-combo', title: `Set synchronize and orphanDownstreamOnPolicyDelete in the scenario's policies to these values`, onclick: () => apply(c) }, 'Use these settings'));
         }))),
-      h('tbody', {}, rows.map(([s, i]) => {
-        const cells = results.map((r) => cell(r, i));
-        const differs = new Set(cells.map((c) => c.textContent)).size > 1;
-        if (differs) cells.forEach((c) => c.classList.add('differs'));
-        cells.forEach((c, k) => { if (combos[k] === current) c.classList.add('current'); });
-        return h('tr', {}, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells);
-      }))));
+      h('tbody', {}, body)));
+    // With nothing that differs, the table shows when every step is asked for.
+    toggle.querySelector('input').addEventListener('change', (ev) => { $('#matrix table').hidden = !differing && !ev.target.checked; });
   }
 
   // apply writes a column's settings into the scenario's policies, in
@@ -94,6 +123,8 @@ export function createMatrix(page) {
     open() { $('#matrix-box').open = true; },
     /** refresh runs the four combinations again when the matrix is open. */
     refresh() { if ($('#matrix-box').open) render(); },
+    /** textChanged takes down a table that is not for the scenario as it now reads. */
+    textChanged() { if ($('#matrix-box').open) pending(page.text()); },
   };
 }
 
@@ -116,23 +147,24 @@ function currentCombo(result) {
 }
 
 // reactions are what Kyverno (and the cluster) did in a step, each with its
-// reason; churn-only updates are left out.
+// reason; churn-only updates and Kyverno's own bookkeeping objects (its
+// webhook configuration, policy reports) are left out.
 function reactions(step) {
   if (!step) return [];
   const present = new Set((step.cluster || []).map(keyOf));
   const changes = new Map((step.changes || []).map((c) => [refString(c.object), c]));
-  return (step.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note')
+  return (step.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note' && !isKyvernoOwn(e.object))
     .filter((e) => !(e.action === 'updated' && e.object && churnOnly(changes.get(refString(e.object)))))
     .map((e) => {
       const ref = e.object ? refString(e.object) : '';
-      // A downstream Kyverno "keeps" while it is gone stays deleted.
-      const action = e.action === 'kept' && ref && !present.has(ref) ? 'stays deleted:' : e.action;
-      return { text: `${action} ${ref}`.trim(), reason: e.reason || '', action: e.action };
+      // What Kyverno leaves deleted stays deleted.
+      const gone = ref && !present.has(ref) && (e.action === 'ignored' || e.action === 'kept');
+      return { text: `${gone ? 'stays deleted:' : e.action} ${ref}`.trim(), reason: e.reason || '', action: e.action };
     });
 }
 
 function reactionButton(x) {
-  const reason = h('div', { class: 'reason', hidden: true }, x.reason);
+  const reason = h('div', { class: 'reason', hidden: true }, reasonText(x.reason));
   return h('div', { class: 'reaction-line' },
     h('button', {
       type: 'button', class: `linklike reaction action-${x.action}`, title: x.reason, 'aria-expanded': 'false',

@@ -5,12 +5,13 @@
 import { h, replace, $ } from './dom.js';
 import { refString } from './objects.js';
 import { isCheck, stepFailed, failureOf, churnLine, churnOnly } from './result.js';
-import { docLink } from './reasondocs.js';
+import { docLink, reasonText } from './reasondocs.js';
 
 /**
  * createTimeline renders the timeline, the stepper and the changes.
  * page: {state, steps(), currentStep(), render(), saveView(), hideShare(),
- * links}: state.step is the selected step, state.hideChurn the churn switch.
+ * links}: state.step is the selected step (state.pinned when the user chose
+ * an earlier one), state.hideChurn the churn switch.
  */
 export function createTimeline(page) {
   const { state } = page;
@@ -32,6 +33,7 @@ export function createTimeline(page) {
     const n = page.steps().length;
     if (!n) return;
     state.step = Math.min(Math.max(i, 0), n - 1);
+    state.pinned = state.step < n - 1; // an earlier step, chosen: edits keep it while they can
     page.render();
     page.saveView();
     page.hideShare();
@@ -65,7 +67,7 @@ export function createTimeline(page) {
       h('span', { class: `badge action ${e.action}` }, e.action), ' ',
       e.object ? h('span', { class: 'ref' }, refString(e.object)) : '',
       e.policy ? h('span', { class: 'sub' }, ` (${e.policy}${e.rule ? ` / ${e.rule}` : ''})`) : '',
-      e.reason ? h('div', { class: 'reason' }, e.reason, ' ', docLink(e)) : '');
+      e.reason ? h('div', { class: 'reason' }, reasonText(e.reason), ' ', docLink(e)) : '');
   }
 
   function renderTimeline() {
