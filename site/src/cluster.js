@@ -294,6 +294,11 @@ export function createClusterView(page) {
         page.act(`create ${refString({ ...refOf(o), name })}`, ops.create(m));
       }));
     }
+    if (isNamespace(o) && immortal.has(o.metadata?.name)) {
+      // The API server refuses it (NamespaceLifecycle): no button for a step that can only fail.
+      out.push(h('span', { class: 'sub immortal' }, `Kubernetes does not let anyone delete the namespace ${o.metadata.name}.`));
+      return out;
+    }
     const what = info.downstream ? 'downstream' : info.cloneSource ? 'clone source' : info.trigger ? 'trigger' : 'object';
     out.push(actionButton(`Delete ${what}`, 'delete', () => page.act(`delete ${ref}`, ops.delete(o))));
     return out;
@@ -304,6 +309,10 @@ export function createClusterView(page) {
     render,
   };
 }
+
+// immortal are the namespaces the API server never deletes (its
+// NamespaceLifecycle admission; engine/cluster refuses them alike).
+const immortal = new Set(['default', 'kube-system', 'kube-public']);
 
 // summaryOf counts Kyverno's own objects by what they are.
 function summaryOf(own) {
