@@ -127,7 +127,8 @@ type Store struct {
 	// writes counts every insert and removal (Writes).
 	writes uint64
 
-	audit *audit // nil unless EnableAudit
+	audit   *audit   // nil unless EnableAudit
+	journal *journal // nil unless RecordWrites
 }
 
 // NewStore returns an empty store that knows the built-in kinds. A nil clock
@@ -779,6 +780,7 @@ func splitmix(x uint64) uint64 {
 
 func (s *Store) insert(key objKey, o resource.Object) {
 	s.writes++
+	s.journal.note(key, nil)
 	e := &entry{key: key, kind: s.kindID(key.gk), obj: o, uid: o.UID(), owners: ownerUIDs(o)}
 	s.objects[key] = e
 	byNS := s.byType[e.kind]
@@ -808,6 +810,7 @@ func (s *Store) insert(key objKey, o resource.Object) {
 
 func (s *Store) remove(e *entry) {
 	s.writes++
+	s.journal.note(e.key, e.obj)
 	key := e.key
 	delete(s.objects, key)
 	if byNS := s.byType[e.kind]; byNS != nil {
