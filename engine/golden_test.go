@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +40,39 @@ func TestGoldenTimelines(t *testing.T) {
 			want, err := os.ReadFile(golden)
 			require.NoError(t, err, "no golden file: run GENPLAY_UPDATE=1 go test ./engine/")
 			assert.Equal(t, string(want), string(got))
+		})
+	}
+}
+
+// TestFormatV1IsDerivableFromTheV2Goldens decodes golden v2 timelines as an
+// outside reader would (the JSON, not the engine's values) and converts
+// them to format v1 (timeline.V1): the bytes must be the v1 timelines the
+// engine answered before format v2, kept under testdata/v1. So v2 holds
+// everything v1 did: every step's cluster and every change's diff.
+func TestFormatV1IsDerivableFromTheV2Goldens(t *testing.T) {
+	fixtures := map[string]string{
+		"netpol-sync.json":               filepath.Join("testdata", "scenarios", "netpol-sync.golden.json"),
+		"clone-registry-secret.json":     filepath.Join("testdata", "golden", "examples", "clone-registry-secret.json"),
+		"policy-data-sync-confined.json": filepath.Join("testdata", "golden", "chainsaw", "policy-data-sync-confined.json"),
+	}
+	for v1, v2 := range fixtures {
+		t.Run(v1, func(t *testing.T) {
+			data, err := os.ReadFile(v2)
+			require.NoError(t, err)
+			dec := json.NewDecoder(bytes.NewReader(data))
+			var got []byte
+			for dec.More() {
+				var res timeline.Result
+				require.NoError(t, dec.Decode(&res))
+				require.Equal(t, timeline.FormatVersion, res.Format)
+				out, err := timeline.MarshalV1(timeline.V1(&res))
+				require.NoError(t, err)
+				got = append(got, out...)
+			}
+			want, err := os.ReadFile(filepath.Join("testdata", "v1", v1))
+			require.NoError(t, err)
+			assert.Equal(t, string(want), string(got))
+			assert.Less(t, len(data), len(want)/2, "v2 is the smaller answer")
 		})
 	}
 }

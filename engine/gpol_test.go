@@ -54,7 +54,6 @@ func celSession(tb testing.TB, n int, exceptions bool) *Session {
 	tb.Helper()
 	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions,
 		Limits: Limits{Objects: 4*n + 100, Requests: 1 << 40}})
-	s.skipSnapshots = true
 	s.nextScan = s.nextScan.Add(1 << 62)
 	return s
 }
@@ -313,7 +312,6 @@ func TestCELWithoutSyncTriggerDeletionKeepsTheDownstreamAndSaysWhy(t *testing.T)
 func TestCELChainsNeedSkipBackgroundRequestsOffAndStopWhenTheyRunAway(t *testing.T) {
 	chain := func(skip bool) []timeline.Event {
 		s := NewSession(Options{Families: celFamilies, Limits: Limits{ChainDepth: 30}})
-		s.skipSnapshots = true
 		s.celPut(t, fmt.Sprintf(`apiVersion: policies.kyverno.io/v1
 kind: GeneratingPolicy
 metadata:

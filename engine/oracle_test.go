@@ -21,7 +21,7 @@ func generated(t *testing.T, res *timeline.Result, rule string) map[string]resou
 	t.Helper()
 	require.NotEmpty(t, res.Steps)
 	out := map[string]resource.Object{}
-	for _, o := range res.Steps[len(res.Steps)-1].Cluster {
+	for _, o := range res.Final().Objects() {
 		if l, _ := o.Label("generate.kyverno.io/rule-name"); l == rule {
 			out[o.Name()] = o
 		}

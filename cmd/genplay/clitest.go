@@ -401,7 +401,7 @@ func checkTriggers(res *timeline.Result, checks []triggerCheck) []string {
 	if len(res.Steps) == 0 {
 		return nil
 	}
-	objs := res.Steps[len(res.Steps)-1].Cluster
+	objs := res.Final().Objects()
 	var problems []string
 	for _, c := range checks {
 		ns, name := splitName(c.name, c.result.Namespace)
