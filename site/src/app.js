@@ -15,6 +15,8 @@ import { setupAbout } from './about.js';
 import { docLink } from './reasondocs.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
+import { withClusters } from './timeline.js';
+import { withDiffs } from './diff.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';
 import cloneSecret from '../examples/clone-registry-secret.yaml';
@@ -110,7 +112,7 @@ function setStatus(text, kind = '') {
 // return the result or a promise of it. A scenario with a CEL policy loads
 // the full build first (genplay.js): the page says so while it downloads.
 async function engineRun(text, options) {
-  return await genplay.run(text, options);
+  return withDiffs(withClusters(await genplay.run(text, options)));
 }
 globalThis.addEventListener('genplay:cel-loading', () => {
   document.body.dataset.celEngine = 'loading';

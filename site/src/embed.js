@@ -22,6 +22,7 @@ import { install } from './genplay.js';
 import { h, replace } from './dom.js';
 import { encode, MAX_TEXT } from './share.js';
 import css from './embed.css';
+import { withClusters } from './timeline.js';
 
 const SCRIPT_TYPE = 'text/x-genplay-scenario';
 const LABEL = 'generate.kyverno.io/';
@@ -165,7 +166,7 @@ class Player {
     }
     const options = this.compare && this.override !== null ? { override: { [this.compare]: this.override } } : undefined;
     if (/policies\.kyverno\.io\//.test(this.text) && genplay.build !== 'full') this.status('Loading the CEL engine…');
-    const result = await genplay.run(this.text, options);
+    const result = withClusters(await genplay.run(this.text, options));
     if (genplay.crashed && !this.retried) {
       // The engine died below the wasm boundary: restart it and try once more.
       this.retried = true;

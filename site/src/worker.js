@@ -5,7 +5,8 @@
 // serves the loader's main-thread fallback, for pages that allow no worker.
 //
 // Messages in:  {type: 'start', module, wasmExecURL}
-//               {type: 'run', id, text, options}   options as JSON or undefined
+//               {type: 'run', id, text, options, token, base}   options as JSON or undefined;
+//                 token names the answer, base an earlier one the loader holds (wasm/doc.go)
 //               {type: 'tool', id, name, text, options}   options as JSON or undefined
 //               {type: 'fault', id, name}
 // Messages out: {type: 'ready', version} | {type: 'failed', message}
@@ -45,7 +46,7 @@ export function host(post, loadGo) {
         }
         let out;
         try {
-          out = msg.type === 'tool' ? api.tool(msg.name, msg.text, msg.options) : api.run(msg.text, msg.options);
+          out = msg.type === 'tool' ? api.tool(msg.name, msg.text, msg.options) : api.run(msg.text, msg.options, msg.token, msg.base);
         } catch (e) {
           api = null; // a trap leaves the Go runtime in an unknown state
           post({ type: 'crashed', id: msg.id, message: e.message });
