@@ -3,12 +3,12 @@ package engine
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/internal/testenv"
 )
 
 // TestKyvernoConformanceTestsKeepTheStoresOwnershipRules replays Kyverno's
@@ -18,16 +18,7 @@ import (
 // are cmd/genplay's business; this test only needs the runs to happen.
 func TestKyvernoConformanceTestsKeepTheStoresOwnershipRules(t *testing.T) {
 	require.True(t, auditStores, "TestMain turns the audit on")
-	dir := os.Getenv("GENPLAY_CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "conformance", "chainsaw")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Kyverno's conformance tests are required under CI=true: %s is missing (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE): %v", dir, err)
-		}
-		t.Skipf("Kyverno's conformance tests are not at %s (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE)", dir)
-	}
+	dir := testenv.Conformance(t)
 	// Rooted at the suite: tests reach shared step templates with ../ paths.
 	fsys := os.DirFS(dir)
 	runs := 0

@@ -9,8 +9,8 @@
 // JMESPath, preconditions and match/exclude), generate (the webhook, the
 // background controller and the policy controller), rbac (Kyverno's
 // permission check on generate targets), scenario and assert (chainsaw's
-// Test format and assertions), kubectl (script and command operations,
-// through the narrow kubectl.Session this package implements), and this
+// Test format and assertions), shell (script and command operations,
+// through the narrow shell.Session this package implements), and this
 // package on top.
 //
 // The Kyverno release genplay follows is [KyvernoVersion].
@@ -111,7 +111,8 @@
 //   - The API server's defaulting is limited to what generate rules can
 //     observe (package cluster lists it), and so is its validation: object
 //     metadata, and the data of ConfigMaps and Secrets (string values,
-//     base64, config keys, 1 MiB); other specs are stored unchecked, where a
+//     base64, config keys, 1 MiB) and the size of a write (3 MiB for the
+//     API server, 1.5 MiB for etcd); other specs are stored unchecked, where a
 //     real cluster would reject an unknown or mistyped field. There is no
 //     kubelet, so Pods never become Ready, and mutate and validate rules are
 //     not simulated.
@@ -148,8 +149,12 @@
 //     Helm chart; genplay test turns them on, as Kyverno's suite runs.
 //   - The CEL environment (engine/gpol/compiler) is Kyverno's, with these
 //     differences: every evaluation has a CEL cost budget
-//     (compiler.DefaultCostLimit) and draws from the run's work budget,
-//     where Kyverno sets no limit for generating policies; lists.range is
+//     (compiler.DefaultCostLimit, Kubernetes' per-expression limit) and
+//     draws from the run's work budget, where Kyverno sets no limit for
+//     generating policies; every call is priced from its arguments before
+//     it runs (compiler/cost.go), and one that would exceed the budget, or
+//     build a string larger than the 3 MiB Kubernetes accepts in a
+//     request, fails the evaluation without running; lists.range is
 //     capped at 100,000 elements and the lists the libraries build
 //     (resource lists, generator inputs, findAll) at 10,000. random() is
 //     seeded per UpdateRequest and trigger and time.now() is the logical
@@ -164,7 +169,7 @@
 //     crypto/x509 to stay within its size budget: x509.decode compiles as
 //     with the CLI and every call is an error that says so.
 //   - Script steps are interpreted as kubectl commands against the
-//     simulated cluster (package kubectl), inside a subset of sh: &&, ||,
+//     simulated cluster (package shell), inside a subset of sh: &&, ||,
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
 //     echo, test and [ (strings and integers), seq, sleep (it advances the
 //     logical clock), set -e. Other programs, case, arithmetic and

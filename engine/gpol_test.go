@@ -388,3 +388,78 @@ spec:
 	assert.Equal(t, out, run(1_000_000), "the run stops at the same place every time")
 	assert.NotContains(t, string(run(0)), "ran out", "the default budget is enough for this scenario")
 }
+
+// A request in another version of a custom resource reaches the policy in
+// the version its resourceRules list: the API server converts it for the
+// webhook (matchPolicy Equivalent, the default), as for kubevirt's
+// VirtualMachineInstance created as v1alpha3 and matched as v1 in Kyverno's
+// policy library.
+func TestCELMatchPolicyEquivalentConvertsTheRequestToTheListedVersion(t *testing.T) {
+	scenario := func(matchPolicy string) string {
+		return `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: equivalent
+spec:
+  steps:
+  - try:
+    - apply:
+        resource:
+          apiVersion: apiextensions.k8s.io/v1
+          kind: CustomResourceDefinition
+          metadata:
+            name: widgets.example.io
+          spec:
+            group: example.io
+            scope: Namespaced
+            names: {kind: Widget, plural: widgets}
+            versions:
+            - {name: v1, served: true, storage: false, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+            - {name: v1alpha3, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
+    - apply:
+        resource:
+          apiVersion: policies.kyverno.io/v1
+          kind: GeneratingPolicy
+          metadata:
+            name: widget-config
+          spec:
+            matchConstraints:
+              matchPolicy: ` + matchPolicy + `
+              resourceRules:
+              - apiGroups: [example.io]
+                apiVersions: [v1]
+                operations: [CREATE]
+                resources: [widgets]
+            generate:
+            - expression: >-
+                generator.Apply(object.metadata.namespace, [dyn({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": object.metadata.name}, "data": {"seen": object.apiVersion}})])
+    - apply:
+        resource:
+          apiVersion: example.io/v1alpha3
+          kind: Widget
+          metadata:
+            name: w
+            namespace: default
+`
+	}
+	res := Run("scenario.yaml", []byte(scenario("Equivalent")), gpolOptions)
+	require.True(t, res.Passed, describeRun(res))
+	cm := findObject(res.Final().Objects(), "ConfigMap", "default", "w")
+	require.NotNil(t, cm, "the v1alpha3 request reached the policy converted to v1:\n%s", describeRun(res))
+	assert.Equal(t, "example.io/v1", cm.NestedString("data", "seen"), "object is the converted request's")
+
+	res = Run("scenario.yaml", []byte(scenario("Exact")), gpolOptions)
+	require.True(t, res.Passed, describeRun(res))
+	assert.Nil(t, findObject(res.Final().Objects(), "ConfigMap", "default", "w"),
+		"with matchPolicy Exact the webhook is not called for v1alpha3")
+}
+
+func findObject(objs []resource.Object, kind, namespace, name string) resource.Object {
+	for _, o := range objs {
+		if o.Kind() == kind && o.Namespace() == namespace && o.Name() == name {
+			return o
+		}
+	}
+	return nil
+}

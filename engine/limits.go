@@ -5,8 +5,6 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"math"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine/generate"
@@ -223,19 +221,7 @@ func jsonLen(v any, indent int) int {
 	case string:
 		return jsonStringLen(x)
 	case float64:
-		if math.IsInf(x, 0) || math.IsNaN(x) {
-			return 0 // Marshal fails on it, and says so
-		}
-		var buf [32]byte
-		format := byte('f')
-		if a := math.Abs(x); a != 0 && (a < 1e-6 || a >= 1e21) {
-			format = 'e'
-		}
-		b := strconv.AppendFloat(buf[:0], x, format, -1, 64)
-		if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-			return n - 1 // e-09 is written e-9
-		}
-		return len(b)
+		return resource.JSONFloatLen(x) // 0 for what Marshal refuses, and says so
 	case map[string]any:
 		return jsonMapLen(x, indent)
 	case resource.Object:

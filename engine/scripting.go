@@ -7,16 +7,16 @@ import (
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
-	"github.com/genplay/genplay/engine/kubectl"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// script runs a script or command operation with package kubectl.
+// script runs a script or command operation with package shell.
 func (r *runner) script(stepName string, op *scenario.Operation, bindings map[string]any) bool {
-	out := kubectl.Run(scriptSession{r}, kubectl.Options{Files: r.s.opts.Files, File: r.t.File, Namespace: r.ns, Admin: Admin},
+	out := shell.Run(scriptSession{r}, shell.Options{Files: r.s.opts.Files, File: r.t.File, Namespace: r.ns, Admin: Admin},
 		stepName, op, bindings)
 	switch {
 	case out.Skipped != "":
@@ -28,7 +28,7 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 	return out.OK
 }
 
-// scriptSession is the runner's session as kubectl.Session.
+// scriptSession is the runner's session as shell.Session.
 type scriptSession struct{ r *runner }
 
 func (x scriptSession) Store() *cluster.Store { return x.r.s.store }

@@ -182,6 +182,10 @@ func (s *Session) Changed(before, after resource.Object) {
 	obj := after
 	if obj == nil {
 		obj = before
+	} else {
+		// A write costs its size: the store measured it, the step will
+		// render it. Past the budget, overLimit stops the run.
+		_ = s.budget.Charge(budget.Size(map[string]any(after), s.budget.Remaining()), "writing objects")
 	}
 	ref := obj.Ref()
 	if s.isTouched[ref] {
@@ -296,7 +300,16 @@ func (s *Session) change(ref resource.Ref, before, after, first resource.Object)
 			// A write undone within the step (Kyverno reverting an edit):
 			// the diffs of the write and the revert are its only record.
 			name := ref.String()
-			old, mid, now := s.yaml(before), s.yaml(first), s.yaml(after)
+			old, err1 := s.yaml(before)
+			mid, err2 := s.yaml(first)
+			now, err3 := s.yaml(after)
+			if err1 != nil || err2 != nil || err3 != nil {
+				// An object whose YAML alone is larger than the timeline
+				// may be: the step is recorded in outline, and the run stops.
+				s.curBytes += s.opts.Limits.TimelineBytes + 1
+				s.overflow = true
+				return ch
+			}
 			_ = s.budget.Charge(int64(len(old)+len(mid)+len(now)), "the step's diffs") // overLimit stops the run
 			ch.Diff = source.Diff(name+" (before)", name+" (after the step's first write)", old, mid) +
 				source.Diff(name+" (after the step's first write)", name+" (after)", mid, now)
@@ -434,22 +447,25 @@ type rendering struct {
 // yaml renders obj for a diff, reusing the rendering of the same version
 // (apiVersion, kind, namespace, name, uid and resourceVersion: the store
 // gives every write a new resourceVersion). nil renders as nothing.
-func (s *Session) yaml(obj resource.Object) []byte {
+func (s *Session) yaml(obj resource.Object) ([]byte, error) {
 	if obj == nil {
-		return nil
+		return nil, nil
 	}
 	ref, uid, rv := obj.Ref(), obj.UID(), obj.ResourceVersion()
 	if r, ok := s.rendered[ref]; ok && rv != "" && r.uid == uid && r.resourceVersion == rv {
-		return r.text
+		return r.text, nil
 	}
-	text, _ := source.Marshal(map[string]any(obj))
+	text, err := source.MarshalLimit(map[string]any(obj), s.opts.Limits.TimelineBytes)
+	if err != nil {
+		return nil, err
+	}
 	if rv != "" {
 		if s.rendered == nil {
 			s.rendered = map[resource.Ref]rendering{}
 		}
 		s.rendered[ref] = rendering{uid: uid, resourceVersion: rv, text: text}
 	}
-	return text
+	return text, nil
 }
 
 // userEvent records what the user did.

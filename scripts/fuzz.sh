@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs every Go fuzz target in the module for FUZZTIME each (default 30s),
-# one after the other. A crasher is written by `go test` to the target's
-# testdata/fuzz/<Target>/ folder, where plain `go test` replays it as a
-# regression test from then on: commit it with the fix.
+# Explores: runs every Go fuzz target in the module for FUZZTIME each
+# (default 30s), one after the other (`make fuzz`). It is not part of `make
+# test`, which runs only the seed corpora: a random finding must not block
+# unrelated work. A crasher is written by `go test` to the target's
+# testdata/fuzz/<Target>/ folder, where plain `go test` replays it as a seed
+# from then on: commit it with the fix, in the same change.
 #
 #   scripts/fuzz.sh                      # every target, 30s each
-#   FUZZTIME=3s scripts/fuzz.sh          # the short CI run
+#   FUZZTIME=60s scripts/fuzz.sh         # longer
 #   scripts/fuzz.sh ./engine/variables   # only the targets of some packages
 set -euo pipefail
 cd "$(dirname "$0")/.."

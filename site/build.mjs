@@ -1,28 +1,39 @@
 // Bundles the playground into dist/: node build.mjs (the Makefile runs it
-// after building dist/genplay.wasm and copying dist/wasm_exec.js).
+// after building build/genplay.wasm, build/genplay-cel.wasm and copying
+// build/wasm_exec.js). It updates dist/ in place: a file whose content did
+// not change is neither copied nor compressed again, and what the build no
+// longer produces is removed, so a rebuild after a small change takes
+// seconds.
 import * as esbuild from 'esbuild';
 import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync, existsSync, rmSync, mkdirSync } from 'node:fs';
+import { copyFileSync, cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync, rmSync, mkdirSync } from 'node:fs';
 import { brotliCompressSync, gzipSync, constants } from 'node:zlib';
 import { basename, join } from 'node:path';
 
 const dist = 'dist';
-const hash = (file) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 12);
+const build = 'build';
+const sha256 = (data) => createHash('sha256').update(data).digest('hex');
+const hash = (file) => sha256(readFileSync(file)).slice(0, 12);
 
-if (!['genplay.wasm', 'genplay-cel.wasm', 'wasm_exec.js'].every((f) => existsSync(join(dist, f)))) {
-  console.error('build.mjs: dist/genplay.wasm, dist/genplay-cel.wasm and dist/wasm_exec.js are missing; run make site');
+if (!['genplay.wasm', 'genplay-cel.wasm', 'wasm_exec.js'].every((f) => existsSync(join(build, f)))) {
+  console.error('build.mjs: build/genplay.wasm, build/genplay-cel.wasm and build/wasm_exec.js are missing; run make site');
   process.exit(1);
 }
 // Content-hashed names under assets/, so those can be cached for ever.
 const assets = join(dist, 'assets');
-rmSync(assets, { recursive: true, force: true });
-mkdirSync(assets);
-const wasmName = `genplay-${hash(join(dist, 'genplay.wasm'))}.wasm`;
-renameSync(join(dist, 'genplay.wasm'), join(assets, wasmName));
+mkdirSync(assets, { recursive: true });
+// copyOnce copies a build output to its content-hashed name, unless it is there.
+const copyOnce = (from, name) => {
+  if (!existsSync(join(assets, name))) copyFileSync(from, join(assets, name));
+  return name;
+};
+const wasmName = copyOnce(join(build, 'genplay.wasm'), `genplay-${hash(join(build, 'genplay.wasm'))}.wasm`);
 // The full build (with the CEL family), fetched only for a scenario that
 // needs it (genplay.js; wasm/doc.go).
-const celWasmName = `genplay-cel-${hash(join(dist, 'genplay-cel.wasm'))}.wasm`;
-renameSync(join(dist, 'genplay-cel.wasm'), join(assets, celWasmName));
+const celWasmName = copyOnce(join(build, 'genplay-cel.wasm'), `genplay-cel-${hash(join(build, 'genplay-cel.wasm'))}.wasm`);
+if (!existsSync(join(dist, 'wasm_exec.js')) || !readFileSync(join(dist, 'wasm_exec.js')).equals(readFileSync(join(build, 'wasm_exec.js')))) {
+  copyFileSync(join(build, 'wasm_exec.js'), join(dist, 'wasm_exec.js'));
+}
 
 // The engine's Web Worker (a classic script: importScripts loads
 // wasm_exec.js in it); the loaders in app.js and embed.js name it.
@@ -85,6 +96,15 @@ writeFileSync(join(dist, 'embed.js'), `/* genplay embed loader: <script src="...
 
 // The sample documentation pages.
 cpSync('docs', join(dist, 'docs'), { recursive: true });
+for (const name of readdirSync(join(dist, 'docs'))) {
+  if (!existsSync(join('docs', name.replace(/\.(br|gz)$/, '')))) rmSync(join(dist, 'docs', name), { recursive: true });
+}
+
+// What assets/ holds now; anything else there is an earlier build's.
+const current = new Set([wasmName, celWasmName, ...[worker, result, embed].flatMap((r) => Object.keys(r.metafile.outputs).map((p) => basename(p)))]);
+for (const name of readdirSync(assets)) {
+  if (!current.has(name.replace(/\.(br|gz)$/, ''))) rmSync(join(assets, name));
+}
 
 const outputs = Object.keys(result.metafile.outputs).map((p) => basename(p));
 const js = outputs.find((f) => f.endsWith('.js'));
@@ -97,8 +117,12 @@ copyFileSync('favicon.svg', join(dist, 'favicon.svg'));
 
 // Precompressed copies (FILE.br, FILE.gz) of what a browser downloads, for
 // genplay serve (site.Handler), which picks one by Accept-Encoding as
-// Netlify does; brotli at its best quality, since it is done once per build.
+// Netlify does; brotli at its best quality, since it is done once per
+// content: a manifest keeps the hash each copy was made from.
 const compressible = /\.(wasm|js|css|html|svg|map)$/;
+const manifestFile = join(build, 'precompressed.json');
+const before = existsSync(manifestFile) ? JSON.parse(readFileSync(manifestFile, 'utf8')) : {};
+const manifest = {};
 function* files(dir) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
@@ -108,12 +132,21 @@ function* files(dir) {
 }
 let rawBytes = 0;
 let brBytes = 0;
+let compressed = 0;
 for (const file of [...files(dist)]) {
   const data = readFileSync(file);
+  const sum = sha256(data);
+  manifest[file] = sum;
+  rawBytes += data.length;
+  if (before[file] === sum && existsSync(`${file}.br`) && existsSync(`${file}.gz`)) {
+    brBytes += statSync(`${file}.br`).size;
+    continue;
+  }
   const br = brotliCompressSync(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
   writeFileSync(`${file}.br`, br);
   writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
-  rawBytes += data.length;
   brBytes += br.length;
+  compressed++;
 }
-console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${celWasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/; precompressed ${(rawBytes / 1e6).toFixed(2)} MB to ${(brBytes / 1e6).toFixed(2)} MB brotli (and gzip)`);
+writeFileSync(manifestFile, JSON.stringify(manifest, null, 1));
+console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${celWasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/; precompressed ${(rawBytes / 1e6).toFixed(2)} MB to ${(brBytes / 1e6).toFixed(2)} MB brotli (and gzip), ${compressed} file(s) compressed anew`);

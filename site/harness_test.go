@@ -20,6 +20,8 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/internal/testenv"
 )
 
 const (
@@ -29,18 +31,27 @@ const (
 )
 
 // serve starts an HTTP server for dist/ with the production headers
-// (Handler, as genplay serve and Netlify serve it).
-func serve(t *testing.T) string { return serveWith(t, true) }
+// (Handler, as genplay serve and Netlify serve it), behind a network the
+// test can slow down (see shaper).
+func serve(t *testing.T) *server { return serveWith(t, true) }
+
+// server is the site under test and the network in front of it.
+type server struct {
+	URL string
+	net *shaper
+}
 
 // serveWith is serve; precompressed false sends every file as it is.
-func serveWith(t *testing.T, precompressed bool) string {
+func serveWith(t *testing.T, precompressed bool) *server {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(distDir, "index.html")); err != nil {
-		t.Fatalf("site/dist is not built: run make site (%v)", err)
+		testenv.Missing(t, "site/dist is not built: run make site first")
 	}
-	srv := httptest.NewServer(handler(distDir, precompressed))
+	net := &shaper{done: make(chan struct{})}
+	srv := httptest.NewServer(net.wrap(handler(distDir, precompressed)))
 	t.Cleanup(srv.Close)
-	return srv.URL
+	t.Cleanup(net.stop) // runs first: a slowed response in flight ends, so Close does not wait for it
+	return &server{URL: srv.URL, net: net}
 }
 
 func chromiumPath(t *testing.T) string {
@@ -53,18 +64,70 @@ func chromiumPath(t *testing.T) string {
 			return path
 		}
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed (CI=true): the browser tests must run")
-	}
-	t.Skip("chromium is not installed; skipping the browser tests")
+	testenv.Missing(t, "chromium is not installed: the browser tests need /usr/bin/chromium (Debian's chromium package; .ci/run installs it)")
 	return ""
 }
 
-// browser is one headless Chromium with a fresh profile.
+// chromium is the one headless Chromium of this test binary, with a fresh
+// profile, started by the first test that needs it and stopped by TestMain.
+// Each browser (newBrowser) is a browser context of its own in it: its
+// own cookies, storage and cache, as a fresh profile had.
+var chromium struct {
+	once sync.Once
+	ctx  context.Context // its first tab; browser contexts are made from it
+	err  error
+	stop func()
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if chromium.stop != nil {
+		chromium.stop()
+	}
+	os.Exit(code)
+}
+
+func startChromium(path string) (context.Context, error) {
+	chromium.once.Do(func() {
+		profile, err := os.MkdirTemp("", "genplay-chromium-")
+		if err != nil {
+			chromium.err = err
+			return
+		}
+		alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+			chromedp.ExecPath(path),
+			chromedp.NoFirstRun,
+			chromedp.NoDefaultBrowserCheck,
+			chromedp.Headless,
+			chromedp.DisableGPU,
+			chromedp.NoSandbox,
+			chromedp.Flag("disable-quic", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(profile),
+			chromedp.WindowSize(1440, 1000),
+		)
+		ctx, cancel := chromedp.NewContext(alloc)
+		chromium.ctx = ctx
+		chromium.stop = func() {
+			cancel()
+			cancelAlloc()
+			os.RemoveAll(profile)
+		}
+		_, chromium.err = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void]("1"))
+	})
+	return chromium.ctx, chromium.err
+}
+
+// browser is a fresh browser (a browser context of the shared Chromium)
+// and the site it tests.
 type browser struct {
 	t    *testing.T
 	ctx  context.Context
 	base string
+	net  *shaper
 }
 
 func newBrowser(t *testing.T) *browser {
@@ -73,30 +136,16 @@ func newBrowser(t *testing.T) *browser {
 	return newBrowserAt(t, path, serve(t))
 }
 
-// newBrowserAt is newBrowser for the site served at base.
-func newBrowserAt(t *testing.T, path, base string) *browser {
+// newBrowserAt is newBrowser for the site srv serves.
+func newBrowserAt(t *testing.T, path string, srv *server) *browser {
 	t.Helper()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path),
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Headless,
-		chromedp.DisableGPU,
-		chromedp.NoSandbox,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1440, 1000),
-	)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(alloc)
-	t.Cleanup(cancel)
-	_, err := chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void]("1"))
+	root, err := startChromium(path)
 	require.NoError(t, err, "start chromium")
-	return &browser{t: t, ctx: ctx, base: base}
+	ctx, cancel := chromedp.NewContext(root, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[chromedp.Void]("1"))
+	require.NoError(t, err, "open a browser context")
+	return &browser{t: t, ctx: ctx, base: srv.URL, net: srv.net}
 }
 
 // page is one tab; fresh makes it in a new browser context (its own storage).
@@ -104,12 +153,13 @@ type page struct {
 	t      *testing.T
 	ctx    context.Context
 	base   string
+	net    *shaper
 	mu     sync.Mutex
 	errors []string
 }
 
 func (b *browser) page(fresh bool) *page {
-	p := &page{t: b.t, base: b.base}
+	p := &page{t: b.t, base: b.base, net: b.net}
 	opts := []chromedp.ContextOption{chromedp.WithListener(p.listen)}
 	if fresh {
 		opts = append(opts, chromedp.WithNewBrowserContext())
@@ -181,7 +231,7 @@ func (p *page) waitFor(expr, what string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			p.shot("timeout-" + strings.ReplaceAll(p.t.Name(), "/", "-"))
+			p.save("timeout-" + strings.ReplaceAll(p.t.Name(), "/", "-")) // always: it shows why
 			p.t.Fatalf("timed out waiting for %s (%s): %v; status: %q", what, expr, err,
 				eval[string](p, `document.querySelector('#status')?.textContent || ''`))
 		}
@@ -189,8 +239,17 @@ func (p *page) waitFor(expr, what string) {
 	}
 }
 
-// shot saves a full-page screenshot under test-output/.
+// shot saves a full-page screenshot under test-output/ when
+// GENPLAY_SCREENSHOTS=1 (make screenshots), for a person to look at.
 func (p *page) shot(name string) {
+	p.t.Helper()
+	if os.Getenv("GENPLAY_SCREENSHOTS") == "1" {
+		p.save(name)
+	}
+}
+
+// save writes a full-page screenshot to test-output/NAME.png.
+func (p *page) save(name string) {
 	p.t.Helper()
 	require.NoError(p.t, os.MkdirAll(outputDir, 0o755))
 	ctx, cancel := context.WithTimeout(p.ctx, timeout)

@@ -3,7 +3,6 @@
 package site
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"os"
@@ -13,38 +12,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/chromedp"
+		"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// throttle emulates a network of kbit/s kilobits per second down and up
-// and rttMs milliseconds of round trip (0, 0: no throttling), with the
-// browser cache off, as Chromium's DevTools throttling does.
+// throttle slows the page's server down to a network of kbps kilobits per
+// second and rttMs milliseconds of round trip (0, 0: full speed again).
 func (p *page) throttle(kbps float64, rttMs float64) { p.throttleURLs("", kbps, rttMs) }
 
-// throttleURLs is throttle for the requests whose URL matches pattern (a
-// URLPattern; "" matches every request).
+// throttleURLs is throttle for the requests whose URL path matches pattern
+// (path.Match, such as "/assets/*.wasm"; "" matches every request).
 func (p *page) throttleURLs(pattern string, kbps float64, rttMs float64) {
-	p.t.Helper()
-	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		if _, err := cdp.Call(ctx, t, network.Enable, network.EnableParams{}); err != nil {
-			return err
-		}
-		if _, err := cdp.Call(ctx, t, network.SetCacheDisabled, network.SetCacheDisabledParams{CacheDisabled: kbps != 0}); err != nil {
-			return err
-		}
-		rate := kbps * 1000 / 8 // bytes per second
-		if kbps == 0 {
-			rate = -1
-		}
-		_, err := cdp.Call(ctx, t, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{
-			MatchedNetworkConditions: []*network.Conditions{{URLPattern: pattern, Latency: rttMs, DownloadThroughput: rate, UploadThroughput: rate}},
-		})
-		return err
-	}))
+	p.net.set(pattern, kbps*1000/8, time.Duration(rttMs*float64(time.Millisecond)))
 }
 
 // firstResult opens the playground under 20 Mbit/s and 40 ms RTT and
@@ -81,7 +61,7 @@ func TestServingPrecompressed(t *testing.T) {
 	require.NoError(t, err)
 
 	t.Run("Accept-Encoding chooses brotli, gzip or none, with Vary", func(t *testing.T) {
-		base := serve(t)
+		base := serve(t).URL
 		url := base + "/assets/" + filepath.Base(wasm[0])
 		for _, tt := range []struct{ accept, encoding string }{
 			{"gzip, deflate, br, zstd", "br"},

@@ -2,9 +2,12 @@
 // fails when either is over its brotli budget: node size.mjs DIST
 //   core  assets/genplay-HASH.wasm      no CEL, loaded first       1.5 MB
 //   full  assets/genplay-cel-HASH.wasm  with the CEL family        3.5 MB
-import { readFileSync, readdirSync } from 'node:fs';
+// The compressed sizes are those of the FILE.br and FILE.gz copies
+// build.mjs wrote, which are what the server sends; each is checked to
+// decompress to the wasm beside it.
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { gzipSync, brotliCompressSync, constants } from 'node:zlib';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 
 const builds = [
   { name: 'core', pattern: /^genplay-[0-9a-f]+\.wasm$/, budget: 1.5e6 },
@@ -21,11 +24,25 @@ for (const b of builds) {
     continue;
   }
   const raw = readFileSync(join(dist, file));
-  const gz = gzipSync(raw, { level: 9 }).length;
-  const br = brotliCompressSync(raw, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length },
-  }).length;
-  console.log(`wasm ${b.name} ${file}: raw ${mb(raw.length)}, gzip ${mb(gz)}, brotli ${mb(br)} = ${br.toLocaleString('en-US')} bytes (budget ${mb(b.budget)}, ${(b.budget - br).toLocaleString('en-US')} left)`);
+  const copies = {};
+  for (const [ext, decompress] of [['br', brotliDecompressSync], ['gz', gunzipSync]]) {
+    const path = join(dist, `${file}.${ext}`);
+    if (!existsSync(path)) {
+      console.error(`size: ${path} is missing; run make site`);
+      failed = true;
+      continue;
+    }
+    const data = readFileSync(path);
+    if (!decompress(data).equals(raw)) {
+      console.error(`size: ${path} is not ${file} compressed (stale); run make site`);
+      failed = true;
+      continue;
+    }
+    copies[ext] = data.length;
+  }
+  if (copies.br === undefined || copies.gz === undefined) continue;
+  const br = copies.br;
+  console.log(`wasm ${b.name} ${file}: raw ${mb(raw.length)}, gzip ${mb(copies.gz)}, brotli ${mb(br)} = ${br.toLocaleString('en-US')} bytes (budget ${mb(b.budget)}, ${(b.budget - br).toLocaleString('en-US')} left)`);
   if (br > b.budget) {
     console.error(`size: the ${b.name} build is over its brotli budget`);
     failed = true;

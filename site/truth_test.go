@@ -353,7 +353,7 @@ func TestTruthWhereTheEyeIs(t *testing.T) {
 	t.Run("while the engine loads, actions are disabled", func(t *testing.T) {
 		p := b.page(true)
 		p.t = t
-		p.throttleURLs(p.base+"/assets/*.wasm", 8, 40) // the engine crawls in at 1 kB/s: it is not ready while we look
+		p.throttleURLs("/assets/*.wasm", 8, 40) // the engine crawls in at 1 kB/s: it is not ready while we look
 		p.do(chromedp.Navigate(p.base + "/"))
 		p.waitFor(`document.querySelector('#background-scan')`, "the page")
 		require.NotEqual(t, "true", eval[string](p, `document.body.dataset.ready || ''`), "the engine is still loading")

@@ -11,8 +11,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/genplay/genplay/engine"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/genplay/genplay/internal/testenv"
+
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/suite"
 )
 
 // The expected outcome of every test of Kyverno's conformance suites lives
@@ -59,21 +63,11 @@ type expectations struct {
 	Tests map[string]expectation `yaml:"tests"`
 }
 
-// conformanceDir returns Kyverno's chainsaw tests folder, skipping the test
-// when it is absent (failing under CI=true).
+// conformanceDir returns Kyverno's chainsaw tests folder (testenv's rule
+// when it is missing).
 func conformanceDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("GENPLAY_CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "conformance", "chainsaw")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Kyverno's conformance tests are required under CI=true: %s is missing (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE): %v", dir, err)
-		}
-		t.Skipf("Kyverno's conformance tests are not at %s (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE)", dir)
-	}
-	return dir
+	return testenv.Conformance(t)
 }
 
 // suiteKey names a test in the list: its folder relative to the suite root.
@@ -95,8 +89,8 @@ func TestConformanceSuiteMatchesTheExpectedOutcomes(t *testing.T) {
 }
 
 func checkSuite(t *testing.T, root string, cs conformanceSuite) {
-	suite := filepath.Join(root, cs.dir)
-	report, err := runSuite([]string{suite}, engine.PermissionsKyvernoE2E)
+	dir := filepath.Join(root, cs.dir)
+	report, err := runSuite([]string{dir}, engine.PermissionsKyvernoE2E)
 	require.NoError(t, err)
 	require.Len(t, report.Tests, cs.tests, "Kyverno's %s suite holds %d tests", cs.dir, cs.tests)
 
@@ -106,16 +100,16 @@ func checkSuite(t *testing.T, root string, cs conformanceSuite) {
 	require.NoError(t, yaml.Unmarshal(data, &want))
 
 	if os.Getenv("GENPLAY_UPDATE") != "" {
-		writeExpectations(t, cs, suite, report, want)
+		writeExpectations(t, cs, dir, report, want)
 		return
 	}
 
 	seen := map[string]bool{}
 	passed := 0
 	for _, got := range report.Tests {
-		key := suiteKey(suite, got.Path)
+		key := suiteKey(dir, got.Path)
 		seen[key] = true
-		if got.Status == statusPass {
+		if got.Status == suite.Pass {
 			passed++
 		}
 		exp, ok := want.Tests[key]
@@ -128,9 +122,9 @@ func checkSuite(t *testing.T, root string, cs conformanceSuite) {
 		}
 		if got.Status != wantStatus {
 			t.Errorf("%s: %s, but the list expects %s (%s)\n  reason: %s\n  %s", key, got.Status, exp.Status,
-				exp.Reason, got.Reason, strings.Join(got.detail, "\n  "))
+				exp.Reason, got.Reason, strings.Join(got.Detail, "\n  "))
 		}
-		if got.Status == statusSkip {
+		if got.Status == suite.Skip {
 			assert.NotEmpty(t, got.Reason, "%s: a skip names its reason", key)
 		}
 		if exp.Status == expectXFail || exp.Status == expectFail {
@@ -147,20 +141,20 @@ func checkSuite(t *testing.T, root string, cs conformanceSuite) {
 // writeExpectations rewrites the list from a run. Skip reasons come from
 // the run; a failure keeps its hand-written reason and status (xfail or
 // fail), and a new failure is recorded as fail with the run's reason.
-func writeExpectations(t *testing.T, cs conformanceSuite, suite string, report *testReport, old expectations) {
+func writeExpectations(t *testing.T, cs conformanceSuite, dir string, report *suite.Report, old expectations) {
 	t.Helper()
 	out := expectations{Suite: old.Suite, Tests: map[string]expectation{}}
 	if out.Suite == "" {
 		out.Suite = "../shared/conformance/chainsaw/" + cs.dir
 	}
 	for _, got := range report.Tests {
-		key := suiteKey(suite, got.Path)
+		key := suiteKey(dir, got.Path)
 		prev := old.Tests[key]
 		switch got.Status {
-		case statusPass:
-			out.Tests[key] = expectation{Status: statusPass}
-		case statusSkip:
-			out.Tests[key] = expectation{Status: statusSkip, Reason: got.Reason}
+		case suite.Pass:
+			out.Tests[key] = expectation{Status: suite.Pass}
+		case suite.Skip:
+			out.Tests[key] = expectation{Status: suite.Skip, Reason: got.Reason}
 		default:
 			if prev.Status == expectXFail || prev.Status == expectFail {
 				out.Tests[key] = prev
@@ -201,6 +195,6 @@ func TestNamespacedPolicyTestsPass(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, report.Tests)
 	for _, got := range report.Tests {
-		assert.Equal(t, statusPass, got.Status, "%s: %s\n  %s", got.Path, got.Reason, strings.Join(got.detail, "\n  "))
+		assert.Equal(t, suite.Pass, got.Status, "%s: %s\n  %s", got.Path, got.Reason, strings.Join(got.Detail, "\n  "))
 	}
 }

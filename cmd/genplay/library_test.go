@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/suite"
 )
 
 // policyLibrary is a tree laid out like Kyverno's policy library
@@ -30,7 +31,7 @@ func TestAPolicyLibraryTreeRunsItsGenerateTestsWithItsCRDsInstalled(t *testing.T
 	assert.Zero(t, report.Failed)
 	require.Equal(t, 1, report.Skipped)
 	for _, o := range report.Tests {
-		if o.Status == statusSkip {
+		if o.Status == suite.Skip {
 			assert.Equal(t, "default-configmap-wip", o.Name, "the Configuration's excludeTestRegex keeps it from running")
 			assert.Contains(t, o.Reason, "excludeTestRegex")
 		}
@@ -44,12 +45,12 @@ func TestAPolicyLibraryTreeRunsItsGenerateTestsWithItsCRDsInstalled(t *testing.T
 func TestAPolicyLibraryTestThatNeedsItsCRDFailsWithoutIt(t *testing.T) {
 	report, err := runSuiteWith([]string{policyLibrary}, suiteOptions{permissions: engine.PermissionsKyvernoE2E})
 	require.NoError(t, err)
-	byPath := map[string]testOutcome{}
+	byPath := map[string]suite.Outcome{}
 	for _, o := range report.Tests {
 		byPath[filepath.ToSlash(o.Path)] = o
 	}
 	tenant := byPath[filepath.ToSlash(filepath.Join(policyLibrary, "multitenancy", "tenant-quota", ".chainsaw-test", "chainsaw-test.yaml"))]
-	assert.Equal(t, statusFail, tenant.Status, "without the Tenant CRD, chainsaw cannot know a Tenant is namespaced")
+	assert.Equal(t, suite.Fail, tenant.Status, "without the Tenant CRD, chainsaw cannot know a Tenant is namespaced")
 }
 
 func TestTheChainsawConfigurationChangesWhatARunDoes(t *testing.T) {
@@ -70,8 +71,8 @@ func TestTheChainsawConfigurationChangesWhatARunDoes(t *testing.T) {
 		report, err := runSuite([]string{writeFiles(t, files)}, engine.PermissionsKyvernoE2E)
 		require.NoError(t, err)
 		require.Len(t, report.Tests, 2, "only chainsaw-test.yaml files are tests under a Configuration")
-		assert.Equal(t, statusFail, report.Tests[0].Status)
-		assert.Equal(t, statusSkip, report.Tests[1].Status)
+		assert.Equal(t, suite.Fail, report.Tests[0].Status)
+		assert.Equal(t, suite.Skip, report.Tests[1].Status)
 		assert.Contains(t, report.Tests[1].Reason, "failFast")
 	})
 	t.Run("testFile names the tests, and namespace is every test's namespace", func(t *testing.T) {
@@ -98,4 +99,23 @@ func copyFiles(in map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+func TestKyvernosSuitesRunWithTheirOwnChainsawConfiguration(t *testing.T) {
+	versions := filepath.Join(filepath.Dir(conformanceDir(t)), "versions")
+	suites, err := filepath.Glob(filepath.Join(versions, "*", "generating-policies"))
+	require.NoError(t, err)
+	require.NotEmpty(t, suites, "Kyverno's suites as shipped are under %s", versions)
+	for _, dir := range suites {
+		t.Run(filepath.Base(filepath.Dir(dir)), func(t *testing.T) {
+			stdout, stderr, code := genplayTest(t, "--json", dir)
+			require.NotEqual(t, 2, code, "the suite's .chainsaw.yaml (chainsaw.kyverno.io/v1alpha2) is read: %s", stderr)
+			var report suite.Report
+			require.NoError(t, json.Unmarshal([]byte(stdout), &report))
+			notes := strings.Join(report.Notes, "\n")
+			assert.Contains(t, notes, "chainsaw configuration "+filepath.ToSlash(filepath.Join(dir, ".chainsaw.yaml")))
+			assert.Contains(t, notes, "spec.namespace.fastDelete: ignored")
+			assert.Positive(t, report.Passed)
+		})
+	}
 }

@@ -15,8 +15,9 @@ Usage:
   genplay run [-o text|json] [-format v2|v1] [--no-color] FILE
                                                    run a scenario (a chainsaw Test) and print its timeline;
                                                    -o json prints the timeline format of engine/timeline (v2; -format v1 for v1)
-  genplay test [--json] [-v] [--permissions P] PATH...
-                                                   run chainsaw tests and kyverno-test.yaml files; PASS|FAIL|SKIP per test
+  genplay test [--json] [-v] [--permissions P] [--install FILE] [--config FILE] [--report-format F] PATH...
+                                                   run chainsaw tests and kyverno-test.yaml files; PASS|FAIL|SKIP per test,
+                                                   and a report for CI as chainsaw writes it (JSON, JUNIT-TEST, ...)
   genplay export [-o OUT] FILE                     the scenario as a chainsaw Test that asserts, after each operation,
                                                    what Kyverno did (readiness of policies, downstreams present or absent)
   genplay migrate [-o yaml|json] FILE...           convert ClusterPolicy/Policy generate rules to GeneratingPolicies

@@ -15,6 +15,8 @@ import (
 	"github.com/genplay/genplay/engine/migrate"
 	"github.com/genplay/genplay/engine/migrate/check"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/suite"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -92,19 +94,24 @@ func TestMigrateRoundTrip(t *testing.T) {
 		results = append(results, runRoundTrip(t, "cheatsheet/"+name, tests[0], engine.Options{Families: families, Permissions: engine.PermissionsUnchecked}))
 	}
 	// Kyverno's ClusterPolicy suite
-	suite := filepath.Join(conformanceDir(t), "generate")
-	found, err := findTests([]string{suite}, nil)
+	dir := filepath.Join(conformanceDir(t), "generate")
+	cwd, err := os.Getwd()
 	require.NoError(t, err)
-	for _, f := range found.list {
-		if f.cli {
+	fsys, _ := rootFS(cwd)
+	r, err := root(cwd, dir)
+	require.NoError(t, err)
+	found, err := suite.Find(fsys, []suite.Root{r}, nil)
+	require.NoError(t, err)
+	for _, f := range found {
+		if f.CLI {
 			continue
 		}
-		test, fsys, diags := loadScenario(f.display)
+		test, fsys, diags := loadScenario(f.Display)
 		if test == nil {
-			t.Errorf("%s does not load: %v", f.display, diags)
+			t.Errorf("%s does not load: %v", f.Display, diags)
 			continue
 		}
-		results = append(results, runRoundTrip(t, "conformance/"+suiteKey(suite, f.display), test,
+		results = append(results, runRoundTrip(t, "conformance/"+suiteKey(dir, f.Display), test,
 			engine.Options{Files: fsys, Families: families, Permissions: engine.PermissionsKyvernoE2E, PolicyExceptions: true}))
 	}
 
@@ -214,9 +221,9 @@ func runRoundTrip(t *testing.T, key string, test *scenario.Test, opts engine.Opt
 				out.firstGen = "differs"
 				why := fmt.Sprintf("%s: ClusterPolicy run %s, GeneratingPolicy run %s", d.Ref, presence(d.Legacy), presence(d.CEL))
 				if len(d.CELReasons) > 0 {
-					why += "; GeneratingPolicy run: " + firstLine(d.CELReasons[0])
+					why += "; GeneratingPolicy run: " + source.FirstLine(d.CELReasons[0])
 				} else if len(d.LegacyReasons) > 0 {
-					why += "; ClusterPolicy run: " + firstLine(d.LegacyReasons[0])
+					why += "; ClusterPolicy run: " + source.FirstLine(d.LegacyReasons[0])
 				}
 				out.differs = append(out.differs, why)
 			}

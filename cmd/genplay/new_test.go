@@ -60,7 +60,7 @@ func TestNewCommand(t *testing.T) {
 		assert.Contains(t, res.Scenario, "kind: Test")
 	})
 	t.Run("a kyverno-test.yaml reads its files next to it", func(t *testing.T) {
-		code, out, errs := newRun(filepath.Join("testdata", "kyverno-test", "add-quota", "kyverno-test.yaml"))
+		code, out, errs := newRun(filepath.Join("..", "..", "engine", "suite", "testdata", "kyverno-test", "add-quota", "kyverno-test.yaml"))
 		require.Equal(t, 0, code, errs)
 		assert.Contains(t, out, "create the test's resources")
 	})

@@ -10,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/genplay/genplay/engine"
 )
 
 const passingTest = `apiVersion: chainsaw.kyverno.io/v1alpha1
@@ -124,69 +122,4 @@ func TestGenplayTestUsageErrorsExitWithTwo(t *testing.T) {
 			assert.NotEmpty(t, stderr)
 		})
 	}
-}
-
-func TestKyvernoCLITestsRun(t *testing.T) {
-	report, err := runSuite([]string{filepath.Join("testdata", "kyverno-test")}, engine.PermissionsKyvernoE2E)
-	require.NoError(t, err)
-	byName := map[string]testOutcome{}
-	for _, o := range report.Tests {
-		byName[o.Name] = o
-	}
-	assert.Equal(t, statusPass, byName["add-quota"].Status, byName["add-quota"].Reason)
-	// A namespaced Policy is named namespace/name in results, as Kyverno's
-	// CLI requires.
-	assert.Equal(t, statusPass, byName["namespaced-policy"].Status, byName["namespaced-policy"].Reason)
-	assert.Equal(t, statusSkip, byName["require-team"].Status)
-	assert.Contains(t, byName["require-team"].Reason, "generate rules only")
-	assert.Equal(t, statusPass, byName["gpol-registry"].Status, "a GeneratingPolicy's results (isGeneratingPolicy), with a context file: %s",
-		byName["gpol-registry"].Reason)
-}
-
-func TestKyvernoCLITestsCanFail(t *testing.T) {
-	src := filepath.Join("testdata", "kyverno-test", "add-quota")
-	files := map[string]string{}
-	for _, name := range []string{"policy.yaml", "resources.yaml", "generated.yaml", "kyverno-test.yaml"} {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		require.NoError(t, err)
-		files[name] = string(b)
-	}
-	cases := map[string]func(map[string]string){
-		"the generated resource differs": func(f map[string]string) {
-			f["generated.yaml"] = strings.Replace(f["generated.yaml"], `pods: "20"`, `pods: "21"`, 1)
-		},
-		"a resource expected to be skipped generates": func(f map[string]string) {
-			f["resources.yaml"] = strings.Replace(f["resources.yaml"], "  name: team-b\n", "  name: team-b\n  labels:\n    quota: \"on\"\n", 1)
-		},
-	}
-	for name, mutate := range cases {
-		t.Run(name, func(t *testing.T) {
-			f := map[string]string{}
-			for k, v := range files {
-				f[k] = v
-			}
-			mutate(f)
-			dir := writeFiles(t, f)
-			report, err := runSuite([]string{dir}, engine.PermissionsKyvernoE2E)
-			require.NoError(t, err)
-			require.Len(t, report.Tests, 1)
-			assert.Equal(t, statusFail, report.Tests[0].Status)
-		})
-	}
-}
-
-func TestKyvernoCLITestsNameANamespacedPolicyWithItsNamespace(t *testing.T) {
-	src := filepath.Join("testdata", "kyverno-test", "namespaced-policy")
-	files := map[string]string{}
-	for _, name := range []string{"policy.yaml", "resources.yaml", "generated.yaml", "kyverno-test.yaml"} {
-		b, err := os.ReadFile(filepath.Join(src, name))
-		require.NoError(t, err)
-		files[name] = string(b)
-	}
-	files["kyverno-test.yaml"] = strings.ReplaceAll(files["kyverno-test.yaml"], "policy: team-x/copy-settings", "policy: copy-settings")
-	report, err := runSuite([]string{writeFiles(t, files)}, engine.PermissionsKyvernoE2E)
-	require.NoError(t, err)
-	require.Len(t, report.Tests, 1)
-	assert.Equal(t, statusFail, report.Tests[0].Status)
-	assert.Contains(t, report.Tests[0].Reason, "named team-x/copy-settings in results")
 }

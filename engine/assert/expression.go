@@ -76,6 +76,26 @@ func ParseTemplate(in string) Expression {
 	return Expression{Statement: in}
 }
 
+// ReadLiterally reports whether chainsaw reads the string s as the text it
+// is, both where it templates a resource and in an assertion tree: s is not
+// "(expr)" or "(engine;expr)", not the "\text\" escape, and has no "~."
+// prefix or "-> binding" suffix (which kyverno-json refuses in values). A
+// string with a line break is always read literally: none of the forms
+// spans lines.
+func ReadLiterally(s string) bool {
+	e := ParseExpression(s)
+	return !e.Foreach && e.Binding == "" && e.Engine == "" && e.Statement == s
+}
+
+// Literal is s written so that chainsaw reads it as s: as it is when it
+// reads literally, else in the "\s\" escape.
+func Literal(s string) string {
+	if ReadLiterally(s) {
+		return s
+	}
+	return `\` + s + `\`
+}
+
 // Evaluate runs the expression's statement against value with bindings. A
 // literal statement evaluates to itself.
 func (e Expression) Evaluate(value any, bindings map[string]any) (any, error) {

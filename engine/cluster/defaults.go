@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/base64"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -12,8 +13,9 @@ import (
 // on write that generate policies and their tests can observe:
 //   - a Secret's stringData is merged into data, base64-encoded, and dropped;
 //   - a Namespace gets status.phase Active;
-//   - RBAC subjects of kind User or Group get apiGroup rbac.authorization.k8s.io;
-//   - a CustomResourceDefinition gets status.acceptedNames from spec.names.
+//   - RBAC subjects of kind User or Group get apiGroup rbac.authorization.k8s.io.
+//
+// A CustomResourceDefinition's status is crdStatus's.
 func applyDefaults(info KindInfo, o resource.Object) {
 	switch {
 	case info.Group == "" && info.Kind == "Secret":
@@ -29,40 +31,6 @@ func applyDefaults(info KindInfo, o resource.Object) {
 			}
 			o["data"] = data
 			delete(o, "stringData")
-		}
-	case info.Group == "apiextensions.k8s.io" && info.Kind == "CustomResourceDefinition":
-		// The apiextensions controller accepts the names and establishes the
-		// CRD at once here: its kinds are served from the write on.
-		st, _ := o["status"].(map[string]any)
-		if st == nil {
-			st = map[string]any{}
-			o["status"] = st
-		}
-		if _, ok := st["acceptedNames"]; !ok {
-			names, _ := o.Nested("spec", "names")
-			if nm, ok := names.(map[string]any); ok {
-				acc := map[string]any{}
-				for k, v := range nm {
-					acc[k] = resource.DeepCopyValue(v)
-				}
-				kind, _ := acc["kind"].(string)
-				if _, ok := acc["listKind"]; !ok && kind != "" {
-					acc["listKind"] = kind + "List"
-				}
-				if _, ok := acc["singular"]; !ok && kind != "" {
-					acc["singular"] = strings.ToLower(kind)
-				}
-				st["acceptedNames"] = acc
-			}
-		}
-		if _, ok := st["conditions"]; !ok {
-			cond := func(typ, reason, msg string) any {
-				return map[string]any{"type": typ, "status": "True", "reason": reason, "message": msg}
-			}
-			st["conditions"] = []any{
-				cond("NamesAccepted", "NoConflicts", "no conflicts found"),
-				cond("Established", "InitialNamesAccepted", "the initial names have been accepted"),
-			}
 		}
 	case info.Group == "" && info.Kind == "Namespace":
 		st, _ := o["status"].(map[string]any)
@@ -84,19 +52,77 @@ func applyDefaults(info KindInfo, o resource.Object) {
 				sub["apiGroup"] = "rbac.authorization.k8s.io"
 			}
 		}
-	case info.Group == "apiextensions.k8s.io" && info.Kind == "CustomResourceDefinition":
-		names, _ := o.Nested("spec", "names")
-		if m, ok := names.(map[string]any); ok {
-			st, _ := o["status"].(map[string]any)
-			if st == nil {
-				st = map[string]any{}
-				o["status"] = st
+	}
+}
+
+// crdStatus sets a CustomResourceDefinition's status as the API server and
+// its apiextensions controllers do once the CRD is established: the status
+// is a subresource, so what a create or update writes there is dropped;
+// acceptedNames are spec.names with listKind and singular defaulted (the
+// naming controller); the NamesAccepted and Established conditions are True
+// from the first write on (the establishing controller), keeping their
+// lastTransitionTime afterwards; storedVersions lists every version that
+// has been the storage version, the current one added on each write
+// (the strategy's PrepareForCreate and PrepareForUpdate). old is the stored
+// CRD on update, nil on create; now stamps new conditions.
+func crdStatus(o, old resource.Object, now string) {
+	st := map[string]any{}
+	o["status"] = st
+	if names, ok := o.Nested("spec", "names"); ok {
+		if nm, ok := names.(map[string]any); ok {
+			acc := map[string]any{}
+			for k, v := range nm {
+				acc[k] = resource.DeepCopyValue(v)
 			}
-			if _, ok := st["acceptedNames"]; !ok {
-				st["acceptedNames"] = resource.DeepCopyValue(m)
+			kind, _ := acc["kind"].(string)
+			if _, ok := acc["listKind"]; !ok && kind != "" {
+				acc["listKind"] = kind + "List"
+			}
+			if _, ok := acc["singular"]; !ok && kind != "" {
+				acc["singular"] = strings.ToLower(kind)
+			}
+			st["acceptedNames"] = acc
+		}
+	}
+	var stored []any
+	conditions := []any{
+		map[string]any{"type": "NamesAccepted", "status": "True", "reason": "NoConflicts", "message": "no conflicts found",
+			"lastTransitionTime": now},
+		map[string]any{"type": "Established", "status": "True", "reason": "InitialNamesAccepted",
+			"message": "the initial names have been accepted", "lastTransitionTime": now},
+	}
+	if old != nil {
+		if prev, ok := old.Nested("status", "storedVersions"); ok {
+			stored, _ = resource.DeepCopyValue(prev).([]any)
+		}
+		if prev, ok := old.Nested("status", "conditions"); ok {
+			if list, ok := resource.DeepCopyValue(prev).([]any); ok && len(list) > 0 {
+				conditions = list
 			}
 		}
 	}
+	st["conditions"] = conditions
+	if v := storageVersion(o); v != "" && !slices.Contains(stored, any(v)) {
+		stored = append(stored, v)
+	}
+	if stored == nil {
+		stored = []any{}
+	}
+	st["storedVersions"] = stored
+}
+
+// storageVersion is the name of the CRD version marked storage: true.
+func storageVersion(o resource.Object) string {
+	versions, _ := o.Nested("spec", "versions")
+	list, _ := versions.([]any)
+	for _, raw := range list {
+		v, _ := raw.(map[string]any)
+		if v["storage"] == true {
+			name, _ := v["name"].(string)
+			return name
+		}
+	}
+	return ""
 }
 
 // registerCRD serves the kinds a CustomResourceDefinition defines, with

@@ -58,4 +58,45 @@ func TestAPIServerDefaults(t *testing.T) {
 		info, _ := s.KindInfo("", "Role")
 		assert.Equal(t, "rbac.authorization.k8s.io", info.Group, "a kind name alone still finds the built-in kind first")
 	})
+	t.Run("a CRD's status is the API server's: accepted names, established conditions, stored versions", func(t *testing.T) {
+		crd := func(storage string, status any) resource.Object {
+			versions := []any{}
+			for _, v := range []string{"v1alpha1", "v1"} {
+				versions = append(versions, map[string]any{"name": v, "served": true, "storage": v == storage})
+			}
+			return resource.Object{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+				"metadata": map[string]any{"name": "widgets.example.io"},
+				"spec": map[string]any{"group": "example.io", "scope": "Namespaced",
+					"names": map[string]any{"kind": "Widget", "plural": "widgets"}, "versions": versions},
+				// controller-gen writes this empty status into CRD files; the
+				// API server drops what a write puts in a status subresource.
+				"status": status}
+		}
+		emptyStatus := map[string]any{"acceptedNames": map[string]any{"kind": "", "plural": ""},
+			"conditions": []any{}, "storedVersions": []any{}}
+		created, err := s.Create(crd("v1alpha1", emptyStatus))
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"kind": "Widget", "listKind": "WidgetList", "plural": "widgets", "singular": "widget"},
+			nested(created, "status", "acceptedNames"))
+		assert.Equal(t, []any{"v1alpha1"}, nested(created, "status", "storedVersions"))
+		conditions, _ := nested(created, "status", "conditions").([]any)
+		require.Len(t, conditions, 2)
+		for i, typ := range []string{"NamesAccepted", "Established"} {
+			c := conditions[i].(map[string]any)
+			assert.Equal(t, typ, c["type"])
+			assert.Equal(t, "True", c["status"])
+			assert.Equal(t, created.Metadata()["creationTimestamp"], c["lastTransitionTime"])
+		}
+
+		updated, err := s.Update(crd("v1", map[string]any{"storedVersions": []any{"v9"}}))
+		require.NoError(t, err)
+		assert.Equal(t, []any{"v1alpha1", "v1"}, nested(updated, "status", "storedVersions"),
+			"a new storage version is added; the old one stays until a migration removes it")
+		assert.Equal(t, conditions, nested(updated, "status", "conditions"), "the conditions keep their transition time")
+	})
+}
+
+func nested(o resource.Object, path ...string) any {
+	v, _ := o.Nested(path...)
+	return v
 }

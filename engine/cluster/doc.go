@@ -50,8 +50,10 @@
 //     observe: a Namespace gets status.phase Active and the
 //     kubernetes.io/metadata.name label; a Secret's stringData is merged
 //     into data; RBAC User and Group subjects get their apiGroup; a
-//     CustomResourceDefinition gets status.acceptedNames and its kinds are
-//     served with their scope. There is no schema validation. Metadata is
+//     CustomResourceDefinition's status is the API server's (what a write
+//     puts there is dropped): acceptedNames, the NamesAccepted and
+//     Established conditions (True at once: the CRD is established by the
+//     write) and storedVersions; its kinds are served with their scope. There is no schema validation. Metadata is
 //     validated: name (DNS-1123 subdomain for most kinds, DNS-1123 label
 //     for Namespace, DNS-1035 label for Service, a path segment for RBAC
 //     kinds), label keys and values, annotation keys (lowercased, as the
@@ -59,7 +61,11 @@
 //     and Secrets, which generate rules write by hand: string values
 //     (BadRequest otherwise, as the API server's decoding answers), base64
 //     for binary values, config keys and 1 MiB in all. Other specs are
-//     stored as given.
+//     stored as given. Sizes are a real cluster's: a write over 3 MiB as
+//     JSON is refused as the API server refuses its body ("Request entity
+//     too large: limit is 3145728"), one over 1.5 MiB after validation as
+//     etcd refuses it ("etcdserver: request is too large"); the object is
+//     measured without encoding it, and the measure stops at the limit.
 //   - Deletes are immediate and complete: there are no finalizers, no
 //     deletionTimestamp, no Terminating phase, no grace periods, and no
 //     orphan or foreground propagation policy. Deleting a Namespace removes

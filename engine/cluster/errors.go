@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"fmt"
+	"github.com/genplay/genplay/engine/resource"
 	"strconv"
 	"strings"
 )
@@ -18,6 +19,12 @@ const (
 	ReasonInvalid       Reason = "Invalid"
 	ReasonBadRequest    Reason = "BadRequest"
 	ReasonForbidden     Reason = "Forbidden"
+	// ReasonRequestEntityTooLarge: a request body over the API server's
+	// limit (MaxRequestBytes).
+	ReasonRequestEntityTooLarge Reason = "RequestEntityTooLarge"
+	// ReasonInternalError: what the API server answers when etcd refuses
+	// an object over its request limit (MaxObjectBytes).
+	ReasonInternalError Reason = "InternalError"
 )
 
 // StatusError is the error every Store method returns. Message reads like
@@ -52,6 +59,7 @@ var (
 	ErrInvalid       = &StatusError{Reason: ReasonInvalid, Code: 422, Message: "invalid"}
 	ErrBadRequest    = &StatusError{Reason: ReasonBadRequest, Code: 400, Message: "bad request"}
 	ErrForbidden     = &StatusError{Reason: ReasonForbidden, Code: 403, Message: "forbidden"}
+	ErrTooLarge      = &StatusError{Reason: ReasonRequestEntityTooLarge, Code: 413, Message: "too large"}
 )
 
 // FieldError is one problem with one field, as in the API server's
@@ -107,6 +115,38 @@ func conflict(k KindInfo, name, why string) *StatusError {
 
 func badRequest(msg string) *StatusError {
 	return &StatusError{Reason: ReasonBadRequest, Code: 400, Message: msg}
+}
+
+// The sizes a real cluster refuses: the API server reads a request body
+// of at most 3 MiB (k8s.io/apiserver's MaxRequestBodyBytes: "Request
+// entity too large: limit is 3145728"), and etcd stores a value of at most
+// 1.5 MiB (--max-request-bytes; the API server passes its
+// "etcdserver: request is too large" on). Sizes are the object's compact
+// JSON.
+const (
+	MaxRequestBytes = 3 << 20
+	MaxObjectBytes  = 3 << 19
+)
+
+// checkRequestSize refuses a request body too large for the API server,
+// checkStoredSize an object too large for etcd, which the API server finds
+// out only after validation and admission. The object is measured, not
+// encoded, and the measure stops just past the limit: an object that
+// holds a thousand references to one long string is refused after reading
+// 3 MiB of it.
+func checkRequestSize(o resource.Object) error {
+	if resource.JSONSize(map[string]any(o), MaxRequestBytes) > MaxRequestBytes {
+		return &StatusError{Reason: ReasonRequestEntityTooLarge, Code: 413,
+			Message: fmt.Sprintf("Request entity too large: limit is %d", MaxRequestBytes)}
+	}
+	return nil
+}
+
+func checkStoredSize(o resource.Object) error {
+	if resource.JSONSize(map[string]any(o), MaxObjectBytes) > MaxObjectBytes {
+		return &StatusError{Reason: ReasonInternalError, Code: 500, Message: "etcdserver: request is too large"}
+	}
+	return nil
 }
 
 func forbidden(msg string) *StatusError {

@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +64,37 @@ func TestACRDCannotChangeItsScope(t *testing.T) {
 	ns, known := s.Namespaced("example.com/v1", "Widget")
 	assert.True(t, known)
 	assert.True(t, ns, "the kind keeps its scope, so no object is stored under two keys")
+}
+
+func TestObjectsTooLargeForTheAPIServerOrEtcdAreRefused(t *testing.T) {
+	s := NewStore(NewClock())
+	_, err := s.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "a"}})
+	require.NoError(t, err)
+	policy := func(name string, spec map[string]any) resource.Object {
+		return resource.Object{"apiVersion": "networking.k8s.io/v1", "kind": "NetworkPolicy",
+			"metadata": map[string]any{"name": name, "namespace": "a"}, "spec": spec}
+	}
+	mib := strings.Repeat("x", 1<<20)
+	// A thousand references to one string: 1 GB as JSON, 1 MiB in memory.
+	fanout := map[string]any{}
+	for i := 0; i < 1000; i++ {
+		fanout[fmt.Sprintf("k%d", i)] = mib
+	}
+	_, err = s.Create(policy("huge", fanout))
+	require.ErrorIs(t, err, ErrTooLarge)
+	assert.Equal(t, "Request entity too large: limit is 3145728", err.Error())
+
+	_, err = s.Create(policy("big", map[string]any{"a": mib, "b": mib[:600_000]}))
+	require.Error(t, err)
+	assert.Equal(t, "etcdserver: request is too large", err.Error(), "under the request limit, over etcd's")
+
+	_, err = s.Create(policy("fits", map[string]any{"a": mib}))
+	require.NoError(t, err)
+	_, err = s.Update(policy("fits", map[string]any{"a": mib, "b": mib}))
+	require.Error(t, err)
+	assert.Equal(t, "etcdserver: request is too large", err.Error(), "an update too")
+
+	_, err = s.Create(resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "cm", "namespace": "a"},
+		"data": map[string]any{"a": mib, "b": mib[:600_000]}})
+	require.ErrorIs(t, err, ErrInvalid, "validation answers before etcd does")
 }

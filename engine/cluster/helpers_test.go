@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -44,11 +45,17 @@ func owned(o resource.Object, owners ...resource.Object) resource.Object {
 
 // mustCreate creates every object and returns copies of them as stored,
 // which the test may change (Create's own result is read-only). The store
-// audits the ownership rules from then on; see checkAudit.
+// audits the ownership rules from then on, once when the test ends (see
+// checkAudit), however often the test calls mustCreate.
 func mustCreate(t testing.TB, s *Store, objs ...resource.Object) []resource.Object {
 	t.Helper()
-	s.EnableAudit()
-	t.Cleanup(func() { checkAudit(t, s) })
+	if _, registered := audited.LoadOrStore(s, true); !registered {
+		s.EnableAudit()
+		t.Cleanup(func() {
+			audited.Delete(s)
+			checkAudit(t, s)
+		})
+	}
 	out := make([]resource.Object, len(objs))
 	for i, o := range objs {
 		got, err := s.Create(o)
@@ -57,6 +64,9 @@ func mustCreate(t testing.TB, s *Store, objs ...resource.Object) []resource.Obje
 	}
 	return out
 }
+
+// audited holds the stores whose audit a test's cleanup will check.
+var audited sync.Map // *Store -> true
 
 // checkAudit fails the test when the store it used holds an object changed
 // after it was stored.

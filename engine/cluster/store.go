@@ -316,6 +316,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 		return nil, err
 	}
 	applyDefaults(info, o)
+	if gk == crdGK {
+		crdStatus(o, nil, s.clock.Stamp())
+	}
 	causes := append(validateMeta(info, md), validateData(info, o)...)
 	if info.Namespaced && ns == "" {
 		causes = append(causes, FieldError{Type: "Required value", Field: "metadata.namespace",
@@ -340,6 +343,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	key := objKey{gk: gk, namespace: ns, name: name}
 	if s.objects[key] != nil {
 		return nil, alreadyExists(info, name)
+	}
+	if err := checkStoredSize(o); err != nil {
+		return nil, err
 	}
 	s.uidSeq++
 	md["uid"] = uidString(s.uidSeq)
@@ -421,6 +427,7 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 		if causes := crdImmutable(cur.obj, o); len(causes) > 0 {
 			return nil, false, Invalid("CustomResourceDefinition.apiextensions.k8s.io", name, causes)
 		}
+		crdStatus(o, cur.obj, s.clock.Stamp())
 	}
 	curMD := cur.obj.Metadata()
 	for _, f := range []string{"uid", "creationTimestamp", "generation", "resourceVersion"} {
@@ -432,6 +439,9 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	}
 	if resource.Equal(o, cur.obj) {
 		return cur.obj, false, nil
+	}
+	if err := checkStoredSize(o); err != nil {
+		return nil, false, err
 	}
 	if specChanged(cur.obj, o) {
 		gen, _ := curMD["generation"].(float64)
@@ -953,6 +963,9 @@ func admit(obj resource.Object) (resource.Object, error) {
 				return nil, badRequest(fmt.Sprintf("metadata.%s must be a string", f))
 			}
 		}
+	}
+	if err := checkRequestSize(o); err != nil {
+		return nil, err
 	}
 	return o, nil
 }

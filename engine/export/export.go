@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/assert"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -408,25 +409,27 @@ func clean(obj resource.Object, ns string) resource.Object {
 	if ns != "" && obj.Namespace() == ns {
 		delete(meta, "namespace") // chainsaw's assert looks in the test namespace
 	}
-	if ns == "" {
-		return o
-	}
-	return resource.Object(templateNamespace(map[string]any(o), ns).(map[string]any))
+	return resource.Object(assertion(map[string]any(o), ns).(map[string]any))
 }
 
-// templateNamespace writes every string equal to the test namespace as
-// ($namespace), chainsaw's binding for the random one it creates.
-func templateNamespace(v any, ns string) any {
+// assertion writes the values of v as a chainsaw assertion that they hold:
+// a string chainsaw would read as an expression or an escape is escaped
+// (assert.Literal), and with a test namespace ns, every string equal to it
+// is ($namespace), chainsaw's binding for the random one it creates.
+func assertion(v any, ns string) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, x := range t {
-			t[k] = templateNamespace(x, ns)
+			t[k] = assertion(x, ns)
 		}
 	case []any:
 		for i, x := range t {
-			t[i] = templateNamespace(x, ns)
+			t[i] = assertion(x, ns)
 		}
 	case string:
+		if ns == "" {
+			return assert.Literal(t)
+		}
 		if t == ns {
 			return "($namespace)"
 		}
@@ -443,9 +446,7 @@ func templateNamespace(v any, ns string) any {
 			}
 			return "(join('', [" + strings.Join(parts, ", ") + "]))"
 		}
-		if strings.HasPrefix(t, "(") && strings.HasSuffix(t, ")") {
-			return `\` + t + `\` // a literal, not an expression
-		}
+		return assert.Literal(t)
 	}
 	return v
 }

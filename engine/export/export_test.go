@@ -176,3 +176,25 @@ func assertSubsequence(t *testing.T, orig, out string) {
 		k++
 	}
 }
+
+// TestExportWritesValuesChainsawWouldReadAsExpressionsLiterally: values
+// that chainsaw reads as its own forms ("(expr)", "\text\", "-> binding")
+// are escaped, with or without the random test namespace, and the exported
+// test passes.
+func TestExportWritesValuesChainsawWouldReadAsExpressionsLiterally(t *testing.T) {
+	values := "from: '{{request.object.metadata.namespace}}'\n                    expr: '\\(b)\\'\n                    bind: 'a -> b'"
+	for name, text := range map[string]string{
+		"in the random namespace": strings.Replace(scenario, "from: '{{request.object.metadata.namespace}}'", values, 1),
+		"in a namespace the test names": strings.Replace(strings.Replace(scenario, "from: '{{request.object.metadata.namespace}}'", values, 1),
+			"spec:\n  steps:", "spec:\n  namespace: fixed\n  steps:", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			r, err := export.Test("t.yaml", []byte(text), opts)
+			require.NoError(t, err)
+			assert.Contains(t, r.Text, `expr: \(b)\`)
+			assert.Contains(t, r.Text, `bind: \a -> b\`)
+			res := engine.Run("t.yaml", []byte(r.Text), opts)
+			assert.True(t, res.Passed, "the exported test passes:\n%s", r.Text)
+		})
+	}
+}

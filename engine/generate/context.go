@@ -53,6 +53,13 @@ func requestContext(v view, obj resource.Object) map[string]any {
 		req["object"] = map[string]any(obj)
 		md, _ := obj["metadata"].(map[string]any)
 		req["namespace"] = stringValue(md["namespace"])
+		if admission && req["namespace"] == "" && obj.Kind() == "Namespace" && obj.APIVersion() == "v1" {
+			// The API server's admission request names a Namespace's own
+			// name as its namespace, on create too (k8s.io/apiserver
+			// endpoints/handlers/create.go); the background's
+			// NewPolicyContext uses the trigger's namespace, "".
+			req["namespace"] = stringValue(md["name"])
+		}
 		if admission {
 			req["name"] = stringValue(md["name"])
 			req["kind"] = kindValue(obj)

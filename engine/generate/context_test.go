@@ -21,6 +21,9 @@ func referenceRequestContext(v view, obj resource.Object) map[string]any {
 		req["object"] = map[string]any(obj)
 		g := obj.GVK()
 		req["namespace"] = obj.Namespace()
+		if v.user != nil && obj.APIVersion() == "v1" && obj.Kind() == "Namespace" && obj.Namespace() == "" {
+			req["namespace"] = obj.Name() // the API server names a Namespace's own name as the request's namespace
+		}
 		if v.user != nil { // only an admission request names the object and its kind
 			req["name"] = obj.Name()
 			req["kind"] = map[string]any{"group": g.Group, "version": g.Version, "kind": g.Kind}
@@ -109,4 +112,14 @@ func TestRequestContextsAreIndependent(t *testing.T) {
 	assert.NotContains(t, b, "extra")
 	a["request"].(map[string]any)["kind"].(map[string]any)["kind"] = "changed"
 	assert.Equal(t, "Namespace", b["request"].(map[string]any)["kind"].(map[string]any)["kind"])
+}
+
+func TestANamespacesRequestNamespaceIsItsNameInAdmissionOnly(t *testing.T) {
+	ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "team-a"}}
+	admission := requestContext(view{operation: OpCreate, object: ns, user: &UserInfo{Username: "alice"}}, ns)
+	assert.Equal(t, "team-a", admission["request"].(map[string]any)["namespace"],
+		"the API server's admission request for a Namespace names the Namespace itself, on create too")
+	background := requestContext(view{operation: OpCreate, object: ns}, ns)
+	assert.Equal(t, "", background["request"].(map[string]any)["namespace"],
+		"Kyverno's background context (NewPolicyContext) uses the trigger's namespace")
 }

@@ -11,24 +11,14 @@ import (
 
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/internal/testenv"
 )
 
 // conformanceDir is Kyverno's generating-policies suite, read at test time
 // (never copied into the repository).
 func conformanceDir(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("GENPLAY_CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "conformance", "chainsaw")
-	}
-	dir = filepath.Join(dir, "generating-policies")
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Kyverno's conformance tests are required under CI=true: %s is missing (set GENPLAY_CONFORMANCE): %v", dir, err)
-		}
-		t.Skipf("Kyverno's conformance tests are not at %s (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE)", dir)
-	}
-	return dir
+	return filepath.Join(testenv.Conformance(t), "generating-policies")
 }
 
 func readDoc(t *testing.T, file string) *source.Document {

@@ -121,7 +121,7 @@ func Runaway() []Input {
 			Want: "genplay does not run those 2562046 scans one by one", Data: []byte(testHeader("sleep") + policy("p", "{kinds: [Namespace], names: [z]}",
 				`              generate: {apiVersion: v1, kind: ConfigMap, name: c, namespace: z, data: {data: {a: b}}}`) + namespace("z") + "    - sleep: {duration: 2562047h}\n")},
 		{Name: "a foreach of 1,000 ConfigMaps of 900 KB each", Anywhere: true,
-			Want: "this step would make the timeline larger than", Data: []byte(testHeader("big-foreach") + "  - try:\n" + namespace("src") +
+			Want: "run stopped: limit exceeded", Data: []byte(testHeader("big-foreach") + "  - try:\n" + namespace("src") +
 				"    - apply: {resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: big, namespace: src}, data: {v: " + strings.Repeat("v", 900<<10) + "}}}\n" +
 				policy("big", "{kinds: [Namespace], names: [b]}", `              generate:
                 foreach:

@@ -441,21 +441,21 @@ func (rc *ruleConv) match() {
 				if pred == "" {
 					pred = p
 				} else {
-					pred = p + " && " + pred
+					pred = celAnd(p, pred)
 				}
 			}
 			if pred == "" {
 				pred = "true"
 			}
-			preds = append(preds, "("+pred+")")
+			preds = append(preds, pred)
 		}
 	}
 	if len(preds) > 0 {
-		join := " || "
+		expr := celOr(preds...)
 		if blockName == "all" {
-			join = " && "
+			expr = celAnd(preds...)
 		}
-		rc.gp.conditions = append(rc.gp.conditions, named{name: "match", expr: strings.Join(preds, join), origin: rc.origin("match." + blockName)})
+		rc.gp.conditions = append(rc.gp.conditions, named{name: "match", expr: expr, origin: rc.origin("match." + blockName)})
 	}
 	rc.exclude()
 }
@@ -522,20 +522,16 @@ func (rc *ruleConv) exclude() {
 		if pred == "" {
 			pred = "true"
 		}
-		preds = append(preds, "("+pred+")")
+		preds = append(preds, pred)
 	}
 	if len(preds) == 0 {
 		return
 	}
-	join := " || "
+	expr := celOr(preds...)
 	if blockName == "all" {
-		join = " && "
+		expr = celAnd(preds...)
 	}
-	expr := strings.Join(preds, join)
-	if len(preds) == 1 {
-		expr = preds[0]
-	}
-	rc.gp.conditions = append(rc.gp.conditions, named{name: "exclude", expr: "!" + expr,
+	rc.gp.conditions = append(rc.gp.conditions, named{name: "exclude", expr: celNot(expr),
 		origin: rc.origin("exclude." + blockName)})
 }
 
@@ -647,9 +643,9 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 		// (background): the synthetic background request has no user.
 		if rc.inExclude {
 			// Without a user (background) the subjects do not exclude.
-			parts = append(parts, fmt.Sprintf(`(request.userInfo.username != '' && (%s))`, strings.Join(subs, " || ")))
+			parts = append(parts, celAnd("request.userInfo.username != ''", celOr(subs...)))
 		} else {
-			parts = append(parts, fmt.Sprintf(`(request.userInfo.username == '' || %s)`, strings.Join(subs, " || ")))
+			parts = append(parts, celOr(append([]string{"request.userInfo.username == ''"}, subs...)...))
 		}
 		rc.usesUser = true
 		rc.note("userInfo is matched against request.userInfo; like Kyverno's legacy match, it is not checked in background evaluations, which have no user", at("subjects")...)
@@ -662,7 +658,7 @@ func (rc *ruleConv) filterPred(f policy.Filter, withKinds, constraints bool, at 
 		rc.unconverted(what+" on roles/clusterRoles (computed by Kyverno from RBAC bindings) has no CEL equivalent",
 			"match on the user's groups instead: \"GROUP\" in request.userInfo.groups", at()...)
 	}
-	return strings.Join(parts, " && ")
+	return celAnd(parts...)
 }
 
 func hasWildcard(s string) bool { return strings.ContainsAny(s, "*?") }
@@ -727,7 +723,7 @@ func stringsPred(subject string, values []string) string {
 	if len(ors) == 1 {
 		return ors[0]
 	}
-	return "(" + strings.Join(ors, " || ") + ")"
+	return celOr(ors...)
 }
 
 func (rc *ruleConv) annotationsPred(ann map[string]string) string {
@@ -749,7 +745,7 @@ func (rc *ruleConv) annotationsPred(ann map[string]string) string {
 		}
 		parts = append(parts, fmt.Sprintf("(%s[?%s].hasValue() && %s)", base, quote(k), val(selectField(rc.trigger+".metadata.annotations", k, false))))
 	}
-	return strings.Join(parts, " && ")
+	return celAnd(parts...)
 }
 
 // selectorPred renders a label selector over meta's labels, with
@@ -780,7 +776,7 @@ func (rc *ruleConv) selectorPred(meta string, s *labels.Selector, at []any) (str
 			rc.unconverted(fmt.Sprintf("the selector operator %q is not a label selector operator", e.Operator), "", at...)
 		}
 	}
-	return strings.Join(parts, " && "), true
+	return celAnd(parts...), true
 }
 
 func celList(vals []string) string {

@@ -1,13 +1,17 @@
 package migrate_test
 
 import (
+	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
+	assert2 "github.com/genplay/genplay/engine/assert"
 	"github.com/genplay/genplay/engine/migrate"
 	"github.com/genplay/genplay/engine/migrate/check"
 )
@@ -104,7 +108,7 @@ func TestConvertConstructs(t *testing.T) {
         selector:
           matchExpressions:
           - {key: tier, operator: In, values: [a, b]}
-`), []string{`.items.filter(s, (s.metadata.?labels[?'tier'].hasValue() && s.metadata.labels.tier in ['a', 'b']))`}, migrate.Full},
+`), []string{`.items.filter(s, s.metadata.?labels[?'tier'].hasValue() && s.metadata.labels.tier in ['a', 'b'])`}, migrate.Full},
 		{"foreach with element, elementIndex, its context and preconditions", clusterPolicy("", "  - name: r\n"+`    match:
       any:
       - resources:
@@ -145,7 +149,7 @@ func TestConvertConstructs(t *testing.T) {
             matchLabels: {env: prod}
           operations: [CREATE]
 `+netpolData), []string{`request.name.matches('^app-.*$')`, `request.namespace == 'team-a'`, `request.namespace.matches('^team-.*$')`,
-			`(object.metadata.?labels[?'app'].hasValue() && object.metadata.labels.app == 'web')`,
+			`object.metadata.?labels[?'app'].hasValue() && object.metadata.labels.app == 'web'`,
 			`!(object.metadata.?labels[?'tier'].hasValue() && object.metadata.labels.tier in ['test'])`,
 			`object.metadata.?annotations[?'owner'].hasValue() && object.metadata.annotations.owner.matches('^..*$')`,
 			"namespaceSelector:\n      matchLabels:\n        env: prod", "operations: [CREATE]\n"}, migrate.Full},
@@ -165,7 +169,7 @@ func TestConvertConstructs(t *testing.T) {
       any:
       - resources:
           namespaces: [kube-system]
-`+netpolData), []string{`(request.kind.kind in ['Namespace']) || (request.kind.kind in ['ConfigMap'] && request.namespace == 'platform')`,
+`+netpolData), []string{`request.kind.kind in ['Namespace'] || (request.kind.kind in ['ConfigMap'] && request.namespace == 'platform')`,
 			`(request.kind.kind == 'Namespace' ? request.name : request.namespace) == 'kube-system'`}, migrate.Full},
 		{"userInfo subjects, unchecked in the background as in Kyverno", clusterPolicy("  background: false\n", "  - name: r\n"+`    match:
       any:
@@ -175,13 +179,13 @@ func TestConvertConstructs(t *testing.T) {
         - {kind: ServiceAccount, name: ci, namespace: tools}
         - {kind: Group, name: admins}
 `+strings.Replace(netpolData, "synchronize: true", "synchronize: false", 1)),
-			[]string{`(request.userInfo.username == '' || request.userInfo.username == 'system:serviceaccount:tools:ci' || 'admins' in request.userInfo.groups)`}, migrate.Full},
+			[]string{`request.userInfo.username == '' || request.userInfo.username == 'system:serviceaccount:tools:ci' || 'admins' in request.userInfo.groups`}, migrate.Full},
 		{"excluded subjects do not exclude in the background", clusterPolicy("  background: false\n", "  - name: r\n"+nsMatch+`    exclude:
       any:
       - subjects:
         - {kind: ServiceAccount, name: kyverno-admission-controller, namespace: kyverno}
 `+strings.Replace(netpolData, "synchronize: true", "synchronize: false", 1)),
-			[]string{`!((request.userInfo.username != '' && (request.userInfo.username == 'system:serviceaccount:kyverno:kyverno-admission-controller')))`}, migrate.Full},
+			[]string{`!(request.userInfo.username != '' && request.userInfo.username == 'system:serviceaccount:kyverno:kyverno-admission-controller')`}, migrate.Full},
 		{"preconditions with operators that have a CEL equivalent", clusterPolicy("", "  - name: r\n"+nsMatch+`    preconditions:
       all:
       - key: "{{ request.object.metadata.labels.team || '' }}"
@@ -228,7 +232,7 @@ func TestConvertConstructs(t *testing.T) {
 			[]string{`expression: "resource.get('v1', 'configmaps', 'platform', 'settings')"`,
 				`resource.List('v1', 'configmaps', object.metadata.name).items`,
 				`object.?metadata.?labels.?owner.orValue('nobody')`, `globalContext.Get('registry', '')`,
-				`(resource.get('v1', 'configmaps', 'platform', 'settings')).data.enabled == 'true'`, "x: (( variables.owner ))"}, migrate.Full},
+				`resource.get('v1', 'configmaps', 'platform', 'settings').data.enabled == 'true'`, "x: (( variables.owner ))"}, migrate.Full},
 		{"evaluation settings and server-side apply", clusterPolicy("  useServerSideApply: true\n  generateExisting: true\n", "  - name: r\n"+nsMatch+"    skipBackgroundRequests: false\n"+
 			strings.Replace(netpolData, "synchronize: true", "synchronize: true\n      orphanDownstreamOnPolicyDelete: true", 1)),
 			[]string{"orphanDownstreamOnPolicyDelete:\n      enabled: true", "generateExisting:\n      enabled: true", "skipBackgroundRequests: false", "useServerSideApply: true"}, migrate.Full},
@@ -255,7 +259,7 @@ spec:
 `, []string{"kind: NamespacedGeneratingPolicy", "namespace: team-a", "generator.apply([cel.bind(source, resource.get('v1', 'secrets', 'source')"}, migrate.Full},
 		{"defaults after ||, on paths and on other values", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}",
 			"podSelector: {}\n        op: \"{{ request.operation || 'BACKGROUND' }}\"\n        token: \"{{ base64_decode(request.object.data.token) || 'none' }}\"", 1)),
-			[]string{"op: (( (request.operation).orValue('BACKGROUND') ))", "token: (( (string(base64.decode(object.data.token))).orValue('none') ))"}, migrate.Full},
+			[]string{"op: (( request.operation.orValue('BACKGROUND') ))", "token: (( string(base64.decode(object.data.token)).orValue('none') ))"}, migrate.Full},
 		{"indexes, functions and multi-select", clusterPolicy("", "  - name: r\n"+nsMatch+strings.Replace(netpolData, "podSelector: {}",
 			"podSelector: {}\n        first: \"{{ request.object.spec.containers[0].name }}\"\n        up: \"{{ to_upper(request.object.metadata.name) }}\"\n        pair: \"{{ {name: request.object.metadata.name, n: length(request.object.metadata.name)} }}\"", 1)),
 			[]string{"first: (( object.spec.containers[0].name ))", "up: (( string(object.metadata.name).upperAscii() ))",
@@ -278,7 +282,39 @@ spec:
 				assert.Contains(t, y, w)
 			}
 			assert.Equal(t, c.status, res.Status(), "findings: %v", res.Findings)
+			readsLiterally(t, res.YAML())
 		})
+	}
+}
+
+// readsLiterally checks that chainsaw reads every string of the YAML
+// documents as the text it is: pasted into a chainsaw test (templating on),
+// a converted policy applies as written.
+func readsLiterally(t *testing.T, text string) {
+	t.Helper()
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		var doc any
+		if err := dec.Decode(&doc); err != nil {
+			require.ErrorIs(t, err, io.EOF)
+			return
+		}
+		var walk func(path string, v any)
+		walk = func(path string, v any) {
+			switch x := v.(type) {
+			case map[string]any:
+				for k, e := range x {
+					walk(path+"."+k, e)
+				}
+			case []any:
+				for i, e := range x {
+					walk(fmt.Sprintf("%s[%d]", path, i), e)
+				}
+			case string:
+				assert.True(t, assert2.ReadLiterally(x), "chainsaw would not read %s literally: %q", path, x)
+			}
+		}
+		walk("", doc)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/genplay/genplay/engine/assert"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/policy"
 )
@@ -124,18 +125,28 @@ func yqList(l []string) string {
 }
 
 // yexpr renders a CEL expression: quoted on one line when short, a literal
-// block otherwise.
+// block otherwise. An expression that chainsaw would read as one of its own
+// ("(...)": its templating is on by default, so a converted policy pasted
+// into a chainsaw test would not apply) is broken into lines at its
+// top-level && and ||, and kept with its final line break (|) when it has
+// none: chainsaw's forms never span lines.
 func yexpr(expr, indent string) string {
-	if !strings.Contains(expr, "\n") && len(expr) <= 100 {
+	literal := assert.ReadLiterally(expr)
+	if !strings.Contains(expr, "\n") && len(expr) <= 100 && literal {
 		return yd(expr)
 	}
-	lines := strings.Split(wrap(expr), "\n")
-	return "|-\n" + indent + strings.Join(lines, "\n"+indent)
+	text := wrap(expr, !literal)
+	chomp := "|-"
+	if !assert.ReadLiterally(text) {
+		chomp = "|"
+	}
+	return chomp + "\n" + indent + strings.Join(strings.Split(text, "\n"), "\n"+indent)
 }
 
-// wrap breaks a long expression at top-level " && " and " || " for reading.
-func wrap(expr string) string {
-	if len(expr) <= 100 {
+// wrap breaks an expression longer than 100 bytes (or any, with force) at
+// its top-level " && " and " || " for reading.
+func wrap(expr string, force bool) string {
+	if len(expr) <= 100 && !force {
 		return expr
 	}
 	var b strings.Builder
@@ -158,7 +169,7 @@ func wrap(expr string) string {
 			depth++
 		case c == ')' || c == ']' || c == '}':
 			depth--
-		case depth <= 1 && (strings.HasPrefix(expr[i:], " && ") || strings.HasPrefix(expr[i:], " || ")):
+		case depth == 0 && (strings.HasPrefix(expr[i:], " && ") || strings.HasPrefix(expr[i:], " || ")):
 			b.WriteString("\n" + expr[i+1:i+3])
 			i += 2
 			continue

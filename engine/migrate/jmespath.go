@@ -45,6 +45,9 @@ type translation struct {
 	admission []string
 	// operation is set when the expression reads request.operation.
 	operation bool
+	// valueDefault is the first `x || default` whose x is not a path (see
+	// or).
+	valueDefault string
 }
 
 // maxExpression bounds one JMESPath expression, as engine/variables does.
@@ -248,13 +251,13 @@ func (t *translation) node(node gojmespath.ASTNode, sc *scope) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		return "(" + l + " && " + r + ")", nil
+		return celAnd(l, r), nil
 	case gojmespath.ASTNotExpression:
 		x, err := t.node(node.Children[0], sc)
 		if err != nil {
 			return "", err
 		}
-		return "!(" + x + ")", nil
+		return celNot(x), nil
 	case gojmespath.ASTComparator:
 		l, r, err := t.pair(node, sc)
 		if err != nil {
@@ -264,7 +267,7 @@ func (t *translation) node(node gojmespath.ASTNode, sc *scope) (string, error) {
 		if !ok {
 			return "", refuse("", "the comparator %v has no CEL equivalent", node.Value)
 		}
-		return "(" + l + " " + sym + " " + r + ")", nil
+		return group(l, precAdditive) + " " + sym + " " + group(r, precAdditive), nil
 	case gojmespath.ASTFunctionExpression:
 		return t.function(node, sc)
 	case gojmespath.ASTMultiSelectList:
@@ -385,11 +388,16 @@ func (t *translation) or(node gojmespath.ASTNode, sc *scope) (string, error) {
 			return "", err
 		}
 		if isBoolean(node.Children[0]) {
-			return "(" + l + " || " + r + ")", nil
+			return celOr(l, r), nil
 		}
-		// A value or a default: orValue (Kyverno's compatibility macro)
-		// gives the default when the left side fails, as JMESPath's null does.
-		return "(" + l + ").orValue(" + r + ")", nil
+		// A value or a default: Kyverno's orValue compatibility macro
+		// returns a value that is not an optional as it is, and lets an
+		// error through (it is strict), where JMESPath gives the default
+		// for null, false and empty values. The caller notes it.
+		if t.valueDefault == "" {
+			t.valueDefault = l
+		}
+		return group(l, precPrimary) + ".orValue(" + unwrap(r) + ")", nil
 	}
 	base, err := t.pathCEL(names, sc, true)
 	if err != nil {
@@ -400,9 +408,11 @@ func (t *translation) or(node gojmespath.ASTNode, sc *scope) (string, error) {
 		return "", err
 	}
 	if !strings.Contains(base, ".?") && !strings.Contains(base, "[?") {
-		// A bare variable: no optional selection to default; orValue
-		// (Kyverno's compatibility macro) gives the default on an error.
-		return "(" + base + ").orValue(" + def + ")", nil
+		// A bare variable: no optional selection to default (as above).
+		if t.valueDefault == "" {
+			t.valueDefault = base
+		}
+		return group(base, precPrimary) + ".orValue(" + unwrap(def) + ")", nil
 	}
 	return base + ".orValue(" + def + ")", nil
 }

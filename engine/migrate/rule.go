@@ -111,6 +111,11 @@ func (rc *ruleConv) translate(expr string, sc *scope) (string, error) {
 		rc.usesUser = true
 	}
 	rc.readsOperation = rc.readsOperation || t.operation
+	if t.valueDefault != "" {
+		rc.note(fmt.Sprintf("{{%s}}: the default after || is used in CEL only when %s is an absent optional; "+
+			"when it is null, false or empty it stays (JMESPath takes the default), and when it fails the policy fails "+
+			"(Kyverno's orValue lets the error through)", expr, t.valueDefault))
+	}
 	return t.cel, nil
 }
 
@@ -233,7 +238,7 @@ func (rc *ruleConv) context() {
 		inline, _ := rc.contextExprQuiet(m, &rc.inline)
 		rc.gp.variables = append(rc.gp.variables, named{name: ident, expr: expr, origin: rc.origin(fmt.Sprintf("context[%d] (%s)", i, name))})
 		rc.sc.vars[name] = "variables." + ident
-		rc.inline.vars[name] = "(" + inline + ")"
+		rc.inline.vars[name] = group(inline, precPrimary)
 	}
 }
 
@@ -448,13 +453,10 @@ func (rc *ruleConv) conditions(l []any, at []any, join string) (string, bool) {
 	if !all && join == " || " {
 		return "", false
 	}
-	if len(parts) == 1 {
-		return parts[0], true
+	if join == " || " {
+		return celOr(parts...), true
 	}
-	for i := range parts {
-		parts[i] = "(" + parts[i] + ")"
-	}
-	return strings.Join(parts, join), true
+	return celAnd(parts...), true
 }
 
 // condition translates one precondition {key, operator, value}.
@@ -815,7 +817,7 @@ func (rc *ruleConv) foreach(i int, fe policy.ForEach) {
 		for _, part := range []struct{ key, join string }{{"any", " || "}, {"all", " && "}} {
 			if l, ok := m[part.key].([]any); ok && len(l) > 0 {
 				if p, ok := rc.conditions(l, append(append([]any{}, at...), "preconditions", part.key), part.join); ok && p != "" {
-					conds = append(conds, "("+p+")")
+					conds = append(conds, p)
 				}
 			}
 		}
@@ -823,7 +825,7 @@ func (rc *ruleConv) foreach(i int, fe policy.ForEach) {
 	}
 	iterate := func(expr string) string {
 		if len(conds) > 0 {
-			expr = strings.Join(conds, " && ") + " ? " + expr + " : true"
+			expr = group(celAnd(conds...), precOr) + " ? " + group(expr, precOr) + " : true"
 		}
 		for k := len(binds) - 1; k >= 0; k-- {
 			expr = "cel.bind(" + binds[k].name + ", " + binds[k].expr + ", " + expr + ")"

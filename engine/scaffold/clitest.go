@@ -5,39 +5,28 @@ import (
 	"path"
 	"strings"
 
-	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/clitest"
 	"github.com/genplay/genplay/engine/source"
 )
-
-// isCLITest reports whether obj is a Kyverno CLI test: kind Test of
-// cli.kyverno.io, or the older form without apiVersion that lists policies.
-func isCLITest(obj resource.Object) bool {
-	if obj == nil {
-		return false
-	}
-	if strings.HasPrefix(obj.APIVersion(), "cli.kyverno.io/") {
-		return true
-	}
-	_, hasPolicies := obj["policies"]
-	return obj.APIVersion() == "" && hasPolicies
-}
 
 // cliTest reads the policies and resources a kyverno-test.yaml names, with
 // opts.ReadFile; without it, the files are needed and their documents are
 // expected in the same text.
-func (w *wrapper) cliTest(doc *source.Document, obj resource.Object, opts Options) ([]input, error) {
+func (w *wrapper) cliTest(doc *source.Document, opts Options) ([]input, error) {
 	w.cli = true
+	t := clitest.Read(doc)
 	var (
 		out  []input
 		errs source.Diagnostics
 	)
-	for _, list := range []string{"policies", "resources"} {
-		names, _ := obj[list].([]any)
-		for i, n := range names {
-			name, _ := n.(string)
-			at := doc.Pos(list, i)
+	for _, list := range []struct {
+		key   string
+		names []string
+	}{{"policies", t.Policies}, {"resources", t.Resources}} {
+		for i, name := range list.names {
+			at := doc.Pos(list.key, i)
 			if name == "" {
-				errs = append(errs, source.Errorf(at, "%s[%d]: expected a file name", list, i))
+				errs = append(errs, source.Errorf(at, "%s[%d]: expected a file name", list.key, i))
 				continue
 			}
 			if opts.ReadFile == nil {
@@ -57,13 +46,13 @@ func (w *wrapper) cliTest(doc *source.Document, obj resource.Object, opts Option
 				continue
 			}
 			for _, d := range docs {
-				out = append(out, input{doc: d, data: data, resource: list == "resources"})
+				out = append(out, input{doc: d, data: data, resource: list.key == "resources"})
 			}
 		}
 	}
-	for _, k := range []string{"variables", "userinfo", "userInfo"} {
-		if v, ok := obj[k].(string); ok && v != "" {
-			w.note(doc.Pos(k), true, "%s (%s) is not wrapped: a scenario has no values file; set them in the objects", k, v)
+	for _, f := range []struct{ key, file string }{{"variables", t.Variables}, {t.UserInfoKey, t.UserInfo}} {
+		if f.file != "" {
+			w.note(doc.Pos(f.key), true, "%s (%s) is not wrapped: a scenario has no values file; set them in the objects", f.key, f.file)
 		}
 	}
 	if len(errs) > 0 {

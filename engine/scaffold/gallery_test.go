@@ -17,6 +17,7 @@ import (
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/internal/testenv"
 )
 
 // galleryPolicies takes the policies out of the gallery's scenarios, each
@@ -145,17 +146,7 @@ func TestEveryGalleryPolicyWrapsIntoAScenarioThatGenerates(t *testing.T) {
 // copied into the repository).
 func conformanceRoot(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv("GENPLAY_CONFORMANCE")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "conformance", "chainsaw")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "generate")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Kyverno's conformance tests are required under CI=true: %s is missing (set GENPLAY_CONFORMANCE): %v", dir, err)
-		}
-		t.Skipf("Kyverno's conformance tests are not at %s (../shared/conformance/chainsaw from the repo root; set GENPLAY_CONFORMANCE)", dir)
-	}
-	return dir
+	return testenv.Conformance(t)
 }
 
 // TestConformancePoliciesWrap wraps every policy.yaml of Kyverno's generate

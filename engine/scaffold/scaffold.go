@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/genplay/genplay/engine/clitest"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/policy"
@@ -133,8 +134,8 @@ func WrapFiles(files []File, opts Options) (*Result, error) {
 				}
 				return &Result{Scenario: string(f.Data), Unchanged: true}, nil
 			}
-			if isCLITest(obj) {
-				more, err := w.cliTest(d, obj, opts)
+			if clitest.Is(obj) {
+				more, err := w.cliTest(d, opts)
 				if err != nil {
 					return nil, err
 				}

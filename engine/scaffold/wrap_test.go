@@ -161,7 +161,7 @@ func TestWrapErrors(t *testing.T) {
 }
 
 func TestWrapKyvernoTest(t *testing.T) {
-	dir := "../../cmd/genplay/testdata/kyverno-test/add-quota"
+	dir := "../suite/testdata/kyverno-test/add-quota"
 	test, err := os.ReadFile(filepath.Join(dir, "kyverno-test.yaml"))
 	require.NoError(t, err)
 	t.Run("with its files read, the policies and resources become the scenario", func(t *testing.T) {

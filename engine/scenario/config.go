@@ -33,9 +33,32 @@ type Configuration struct {
 	// Namespace is the namespace every test runs in when it names none;
 	// "": a namespace per test.
 	Namespace string
+	// Templating is chainsaw templating's default for the tests, where a
+	// test, step or operation does not set its own (default true).
+	Templating bool
+	// Report is the report chainsaw writes after the run (Format "" for
+	// none); the command line's --report-* flags override it.
+	Report Report
 	// Ignored are notes on the fields set that have no effect in genplay.
 	Ignored []string
 }
+
+// Report is where and how a run's report is written, as chainsaw's
+// spec.report (v1alpha2) or reportFormat, reportPath and reportName
+// (v1alpha1) say.
+type Report struct {
+	// Format is one of ReportFormats, or "" for no report.
+	Format string
+	// Path is the report's folder ("" for the working directory); Name its
+	// file name, with the format's extension added when it has none.
+	Path, Name string
+}
+
+// ReportFormats are chainsaw's report formats. XML is JUNIT-TEST.
+var ReportFormats = []string{"JSON", "XML", "JUNIT-TEST", "JUNIT-STEP", "JUNIT-OPERATION"}
+
+// DefaultReportName is the report's file name when none is set.
+const DefaultReportName = "chainsaw-report"
 
 // TestFileNames are the file names of tests under this configuration.
 func (c *Configuration) TestFileNames() []string {
@@ -59,28 +82,25 @@ var (
 		"forceTerminationGracePeriod": "simulated pods terminate at once",
 		"delayBeforeCleanup":          "genplay does not run chainsaw's clean-up",
 		"deletionPropagationPolicy":   "deletes cascade at once in the simulated cluster",
-		"reportFormat":                "genplay test prints its own report (--json for JSON)",
-		"reportName":                  "genplay test prints its own report (--json for JSON)",
-		"reportPath":                  "genplay test prints its own report (--json for JSON)",
-		"report":                      "genplay test prints its own report (--json for JSON)",
 		"catch":                       "catch operations collect diagnostics from a real cluster",
 		"clusters":                    "genplay simulates one cluster",
 		"namespaceTemplate":           "genplay creates the test namespace as a plain Namespace",
 		"fastNamespaceDeletion":       "namespaces are deleted at once in the simulated cluster",
-		"template":                    "genplay reads templating from each test (spec.template), default on",
-		"templating":                  "genplay reads templating from each test (spec.template), default on",
+		"compiler: cel":               "genplay evaluates chainsaw expressions with JMESPath: a (cel;...) expression is an error at its line, and an unprefixed one is read as JMESPath",
 		"noCluster":                   "genplay never needs a cluster",
 		"pauseOnFailure":              "genplay does not pause",
 		"skipDelete":                  "genplay never runs chainsaw's clean-up: the final cluster stays visible either way",
 	}
-	configV1Alpha1 = []string{"timeouts", "skipDelete", "failFast", "parallel", "reportFormat", "reportPath", "reportName",
-		"namespace", "namespaceTemplate", "fullName", "excludeTestRegex", "includeTestRegex", "repeatCount", "testFile",
-		"forceTerminationGracePeriod", "delayBeforeCleanup", "template", "clusters", "catch", "deletionPropagationPolicy"}
+	configV1Alpha1 = []string{"timeouts", "skipDelete", "template", "compiler", "failFast", "parallel", "deletionPropagationPolicy",
+		"reportFormat", "reportPath", "reportName", "namespace", "namespaceTemplateCompiler", "namespaceTemplate",
+		"fastNamespaceDeletion", "fullName", "excludeTestRegex", "includeTestRegex", "repeatCount", "testFile",
+		"forceTerminationGracePeriod", "delayBeforeCleanup", "clusters", "catch"}
 	configV1Alpha2 = []string{"cleanup", "clusters", "deletion", "discovery", "error", "execution", "namespace", "report",
 		"templating", "timeouts"}
 )
 
-// ParseConfiguration reads a chainsaw Configuration file.
+// ParseConfiguration reads a chainsaw Configuration file, of either version
+// and with every field current chainsaw releases know.
 func ParseConfiguration(file string, data []byte) (*Configuration, source.Diagnostics) {
 	docs, diags := source.Parse(file, data)
 	if diags.HasErrors() {
@@ -109,46 +129,94 @@ func ParseConfiguration(file string, data []byte) (*Configuration, source.Diagno
 		d.errorf(nil, "expected kind Configuration in chainsaw.kyverno.io/v1alpha1 or v1alpha2, got apiVersion %q and kind %q", apiVersion, root.str("kind"))
 		return nil, diags
 	}
-	c := &Configuration{File: file}
+	c := &Configuration{File: file, Templating: true}
 	spec, ok := d.object(root.at("spec"), root.m["spec"], "spec")
 	if !ok {
 		return c, diags
 	}
-	ignore := func(field, key string) {
-		if reason := configIgnored[key]; reason != "" {
-			c.Ignored = append(c.Ignored, fmt.Sprintf("%s: ignored: %s", field, reason))
-		}
-	}
-	regex := func(n node, key string) *regexp.Regexp {
-		s := n.str(key)
-		if s == "" {
-			return nil
-		}
-		re, err := regexp.Compile(s)
-		if err != nil {
-			d.errorf(n.at(key), "%s: %v", key, err)
-			return nil
-		}
-		return re
-	}
+	cr := configReader{d: d, c: c}
 	if apiVersion == APIVersion {
-		spec.only("a v1alpha1 Configuration spec", configV1Alpha1...)
-		c.TestFile = spec.str("testFile")
-		c.FullName = boolOr(spec.boolean("fullName"), false)
-		c.Include, c.Exclude = regex(spec, "includeTestRegex"), regex(spec, "excludeTestRegex")
-		c.FailFast = boolOr(spec.boolean("failFast"), false)
-		c.Namespace = spec.str("namespace")
-		for _, k := range sortedKeys(spec.m) {
-			ignore("spec."+k, k)
-		}
-		return c, diags
+		cr.v1alpha1(spec)
+	} else {
+		cr.v1alpha2(spec)
 	}
+	sort.Strings(c.Ignored)
+	return c, diags
+}
+
+// configReader fills a Configuration from the spec of either version.
+type configReader struct {
+	d decoder
+	c *Configuration
+}
+
+// ignore notes a field that is set and changes nothing in genplay.
+func (r configReader) ignore(field, key string) {
+	if reason := configIgnored[key]; reason != "" {
+		r.c.Ignored = append(r.c.Ignored, fmt.Sprintf("%s: ignored: %s", field, reason))
+	}
+}
+
+// compiler notes a default compiler other than JMESPath (jp, the default,
+// changes nothing).
+func (r configReader) compiler(n node, key, field string) {
+	if !n.has(key) {
+		return
+	}
+	switch v := n.str(key); v {
+	case "jp":
+	case "cel":
+		r.ignore(field, "compiler: cel")
+	default:
+		r.d.errorf(n.at(key), "%s: unknown compiler %q (jp or cel)", field, v)
+	}
+}
+
+func (r configReader) regex(n node, key string) *regexp.Regexp {
+	s := n.str(key)
+	if s == "" {
+		return nil
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		r.d.errorf(n.at(key), "%s: %v", key, err)
+		return nil
+	}
+	return re
+}
+
+func (r configReader) report(n node, formatKey, pathKey, nameKey string) {
+	r.c.Report = Report{Format: n.str(formatKey), Path: n.str(pathKey), Name: n.str(nameKey)}
+	if f := r.c.Report.Format; f != "" && !contains(ReportFormats, f) {
+		r.d.errorf(n.at(formatKey), "%s: unknown report format %q (%s)", formatKey, f, strings.Join(ReportFormats, ", "))
+	}
+}
+
+func (r configReader) v1alpha1(spec node) {
+	c := r.c
+	spec.only("a v1alpha1 Configuration spec", configV1Alpha1...)
+	c.TestFile = spec.str("testFile")
+	c.FullName = boolOr(spec.boolean("fullName"), false)
+	c.Include, c.Exclude = r.regex(spec, "includeTestRegex"), r.regex(spec, "excludeTestRegex")
+	c.FailFast = boolOr(spec.boolean("failFast"), false)
+	c.Namespace = spec.str("namespace")
+	c.Templating = boolOr(spec.boolean("template"), true)
+	r.report(spec, "reportFormat", "reportPath", "reportName")
+	r.compiler(spec, "compiler", "spec.compiler")
+	r.compiler(spec, "namespaceTemplateCompiler", "spec.namespaceTemplateCompiler")
+	for _, k := range sortedKeys(spec.m) {
+		r.ignore("spec."+k, k)
+	}
+}
+
+func (r configReader) v1alpha2(spec node) {
+	c := r.c
 	spec.only("a v1alpha2 Configuration spec", configV1Alpha2...)
 	section := func(key string, allowed ...string) (node, bool) {
 		if !spec.has(key) {
 			return node{}, false
 		}
-		n, ok := d.object(spec.at(key), spec.m[key], "spec."+key)
+		n, ok := r.d.object(spec.at(key), spec.m[key], "spec."+key)
 		if ok {
 			n.only("spec."+key, allowed...)
 		}
@@ -157,37 +225,44 @@ func ParseConfiguration(file string, data []byte) (*Configuration, source.Diagno
 	if n, ok := section("discovery", "testFile", "fullName", "includeTestRegex", "excludeTestRegex"); ok {
 		c.TestFile = n.str("testFile")
 		c.FullName = boolOr(n.boolean("fullName"), false)
-		c.Include, c.Exclude = regex(n, "includeTestRegex"), regex(n, "excludeTestRegex")
+		c.Include, c.Exclude = r.regex(n, "includeTestRegex"), r.regex(n, "excludeTestRegex")
 	}
 	if n, ok := section("cleanup", "skipDelete", "delayBeforeCleanup"); ok {
 		for _, k := range sortedKeys(n.m) {
-			ignore("spec.cleanup."+k, k)
+			r.ignore("spec.cleanup."+k, k)
 		}
 	}
 	if n, ok := section("execution", "failFast", "parallel", "repeatCount", "forceTerminationGracePeriod"); ok {
 		c.FailFast = boolOr(n.boolean("failFast"), false)
 		for _, k := range sortedKeys(n.m) {
-			ignore("spec.execution."+k, k)
+			r.ignore("spec.execution."+k, k)
 		}
 	}
-	if n, ok := section("namespace", "name", "template", "compiler"); ok {
+	if n, ok := section("namespace", "name", "template", "compiler", "fastDelete"); ok {
 		c.Namespace = n.str("name")
 		if n.has("template") {
-			ignore("spec.namespace.template", "namespaceTemplate")
+			r.ignore("spec.namespace.template", "namespaceTemplate")
 		}
+		if n.has("fastDelete") {
+			r.ignore("spec.namespace.fastDelete", "fastNamespaceDeletion")
+		}
+		r.compiler(n, "compiler", "spec.namespace.compiler")
+	}
+	if n, ok := section("templating", "enabled", "compiler"); ok {
+		c.Templating = boolOr(n.boolean("enabled"), true)
+		r.compiler(n, "compiler", "spec.templating.compiler")
+	}
+	if n, ok := section("report", "format", "path", "name"); ok {
+		r.report(n, "format", "path", "name")
 	}
 	section("deletion", "propagation")
 	section("error", "catch")
-	section("report", "format", "path", "name")
-	section("templating", "enabled", "compiler")
 	for key, note := range map[string]string{"timeouts": "timeouts", "deletion": "deletionPropagationPolicy", "error": "catch",
-		"report": "report", "templating": "templating", "clusters": "clusters"} {
+		"clusters": "clusters"} {
 		if spec.has(key) {
-			ignore("spec."+key, note)
+			r.ignore("spec."+key, note)
 		}
 	}
-	sort.Strings(c.Ignored)
-	return c, diags
 }
 
 // Selected reports whether chainsaw runs the test named name (metadata.name,

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -61,6 +62,110 @@ spec:
 	assert.False(t, c.Selected("policies/skipped[x]"))
 	assert.True(t, c.Selected("policies/kept[x]"))
 	assert.Len(t, c.Ignored, 3, "cleanup.skipDelete, execution.parallel, timeouts")
+	assert.True(t, c.Templating, "templating is on by default")
+	assert.Equal(t, Report{}, c.Report, "no report unless one is asked for")
+}
+
+func TestParseConfigurationReadsEveryFieldOfCurrentChainsaw(t *testing.T) {
+	v2 := `apiVersion: chainsaw.kyverno.io/v1alpha2
+kind: Configuration
+metadata:
+  name: configuration
+spec:
+  cleanup:
+    delayBeforeCleanup: 1s
+    skipDelete: false
+  clusters: {}
+  deletion:
+    propagation: Foreground
+  discovery:
+    fullName: true
+    includeTestRegex: x
+  error:
+    catch: []
+  execution:
+    failFast: true
+    forceTerminationGracePeriod: 1s
+    parallel: 1
+    repeatCount: 2
+  namespace:
+    name: shared
+    fastDelete: true
+    compiler: cel
+    template:
+      metadata:
+        labels:
+          a: b
+  report:
+    format: JUNIT-STEP
+    path: out
+    name: genplay
+  templating:
+    enabled: false
+    compiler: jp
+  timeouts:
+    apply: 10s
+`
+	c, diags := ParseConfiguration(".chainsaw.yaml", []byte(v2))
+	require.False(t, diags.HasErrors(), diags.Error())
+	assert.False(t, c.Templating, "templating.enabled: false changes every test that does not set its own")
+	assert.Equal(t, Report{Format: "JUNIT-STEP", Path: "out", Name: "genplay"}, c.Report)
+	assert.Equal(t, "shared", c.Namespace)
+	notes := strings.Join(c.Ignored, "\n")
+	for _, field := range []string{"spec.namespace.fastDelete", "spec.namespace.template", "spec.namespace.compiler",
+		"spec.cleanup.delayBeforeCleanup", "spec.execution.forceTerminationGracePeriod", "spec.execution.parallel",
+		"spec.execution.repeatCount", "spec.deletion", "spec.error", "spec.clusters", "spec.timeouts"} {
+		assert.Contains(t, notes, field+": ignored: ", "every field set that changes nothing in genplay is a note")
+	}
+	assert.NotContains(t, notes, "spec.templating", "jp is the default compiler, and enabled is applied")
+	assert.NotContains(t, notes, "spec.report", "the report is written")
+
+	v1 := `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Configuration
+metadata:
+  name: configuration
+spec:
+  template: false
+  compiler: cel
+  namespaceTemplateCompiler: jp
+  fastNamespaceDeletion: true
+  reportFormat: JSON
+  reportName: out
+`
+	c, diags = ParseConfiguration(".chainsaw.yaml", []byte(v1))
+	require.False(t, diags.HasErrors(), diags.Error())
+	assert.False(t, c.Templating)
+	assert.Equal(t, Report{Format: "JSON", Name: "out"}, c.Report)
+	assert.Equal(t, []string{
+		"spec.compiler: ignored: " + configIgnored["compiler: cel"],
+		"spec.fastNamespaceDeletion: ignored: " + configIgnored["fastNamespaceDeletion"],
+	}, c.Ignored)
+}
+
+func TestATestFollowsTheConfigurationsTemplatingUnlessItSetsItsOwn(t *testing.T) {
+	test := `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: t
+spec:
+  steps:
+  - try:
+    - apply:
+        resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}
+  - template: true
+    try:
+    - apply:
+        resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: b}}
+`
+	off := &Configuration{Templating: false}
+	tests, diags := loadData(nil, "t.yaml", []byte(test), off)
+	require.False(t, diags.HasErrors(), diags.Error())
+	assert.False(t, tests[0].Steps[0].Try[0].Template, "the Configuration turns templating off")
+	assert.True(t, tests[0].Steps[1].Try[0].Template, "a step's own setting wins")
+	tests, _ = loadData(nil, "t.yaml", []byte(test), nil)
+	assert.True(t, tests[0].Steps[0].Try[0].Template, "chainsaw's default is on")
+	tests, _ = loadData(nil, "t.yaml", []byte(strings.Replace(test, "spec:\n", "spec:\n  template: true\n", 1)), off)
+	assert.True(t, tests[0].Steps[0].Try[0].Template, "a test's own setting wins")
 }
 
 func TestParseConfigurationRejectsWhatItCannotRead(t *testing.T) {
@@ -69,6 +174,8 @@ func TestParseConfigurationRejectsWhatItCannotRead(t *testing.T) {
 		"a bad regex":                  "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Configuration\nspec:\n  excludeTestRegex: '('\n",
 		"another kind":                 "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nspec: {}\n",
 		"a v1alpha2 field in v1alpha1": "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Configuration\nspec:\n  discovery: {}\n",
+		"an unknown report format":     "apiVersion: chainsaw.kyverno.io/v1alpha2\nkind: Configuration\nspec:\n  report:\n    format: HTML\n",
+		"an unknown compiler":          "apiVersion: chainsaw.kyverno.io/v1alpha2\nkind: Configuration\nspec:\n  templating:\n    compiler: js\n",
 	}
 	for name, text := range cases {
 		t.Run(name, func(t *testing.T) {

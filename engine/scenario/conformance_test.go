@@ -2,31 +2,22 @@ package scenario_test
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/internal/testenv"
 )
 
-const conformanceDir = "/work/shared/conformance/chainsaw"
-
-// conformance returns Kyverno's chainsaw tests as a file system, skipping
-// the test when they are absent (failing under CI=true).
+// conformance returns Kyverno's chainsaw tests folder (testenv's rule when
+// it is missing).
 func conformance(t *testing.T) (root string) {
 	t.Helper()
-	dir := os.Getenv("GENPLAY_CONFORMANCE")
-	if dir == "" {
-		dir = conformanceDir
-	}
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the conformance tests are required under CI=true: %v", err)
-		}
-		t.Skipf("conformance tests not found at %s (set GENPLAY_CONFORMANCE): %v", dir, err)
-	}
-	return dir
+	return testenv.Conformance(t)
 }
 
 // brokenTest names ../sync-new-label-secrets.yaml, which Kyverno's suite
@@ -59,5 +50,21 @@ func TestConformanceTestsLoad(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestKyvernosOwnChainsawConfigurationsAreRead(t *testing.T) {
+	dir := conformance(t)
+	versions := filepath.Join(filepath.Dir(dir), "versions")
+	configs, err := filepath.Glob(filepath.Join(versions, "*", "*", ".chainsaw.yaml"))
+	require.NoError(t, err)
+	require.NotEmpty(t, configs, "Kyverno ships a .chainsaw.yaml in each suite under %s", versions)
+	for _, p := range configs {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		c, diags := scenario.ParseConfiguration(p, data)
+		require.False(t, diags.HasErrors(), "%s: %s", p, diags.Error())
+		assert.True(t, c.FailFast && c.FullName, "%s: failFast and fullName change a run", p)
+		assert.Contains(t, strings.Join(c.Ignored, "\n"), "spec.namespace.fastDelete: ignored", p)
 	}
 }

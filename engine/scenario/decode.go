@@ -15,6 +15,9 @@ import (
 type decoder struct {
 	doc   *source.Document
 	diags *source.Diagnostics
+	// noTemplating turns chainsaw templating off by default (a
+	// Configuration's templating.enabled: false).
+	noTemplating bool
 }
 
 func (d decoder) pos(path []any) source.Pos { return d.doc.Pos(path...) }

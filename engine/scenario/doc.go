@@ -16,10 +16,9 @@
 //
 // Render applies chainsaw's templating to a resource ("(expr)" string
 // values evaluated as JMESPath with bindings); ResolveBindings evaluates a
-// list of bindings in order. ParseScript and ParseCommand turn script and
-// command operations into a List of statements (kubectl calls with their
-// pipes, builtins, &&, ||, !, if/elif/else) for package kubectl to run, or
-// an *UnsupportedError saying why genplay cannot run them honestly.
+// list of bindings in order. Script and command operations are kept as
+// written, for package shell to parse and run; an *UnsupportedError says
+// why an operation cannot be run honestly, and the test is skipped.
 //
 // Where this differs from chainsaw: expressions are JMESPath only (no CEL);
 // `file:` URLs are not fetched; a `file:` expression must be computable

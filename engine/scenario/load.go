@@ -38,12 +38,18 @@ func Discover(fsys fs.FS, root string) ([]string, error) {
 // Parse leaves open: step templates (`use:`) and `file:` references, which
 // are relative to the test's folder (for templates too, as in chainsaw).
 func Load(fsys fs.FS, p string) ([]*Test, source.Diagnostics) {
+	return LoadConfigured(fsys, p, nil)
+}
+
+// LoadConfigured is Load under a chainsaw Configuration, whose defaults
+// apply where a test sets nothing (templating); nil is chainsaw's defaults.
+func LoadConfigured(fsys fs.FS, p string, config *Configuration) ([]*Test, source.Diagnostics) {
 	data, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return nil, source.Diagnostics{{Pos: source.Pos{File: p, Line: 1, Col: 1}, Severity: source.SeverityError,
 			Message: fmt.Sprintf("read test: %v", err)}}
 	}
-	return LoadData(fsys, p, data)
+	return loadData(fsys, p, data, config)
 }
 
 // LoadData is Load of a test whose content is data, at p in fsys. With a
@@ -51,7 +57,11 @@ func Load(fsys fs.FS, p string) ([]*Test, source.Diagnostics) {
 // error at its line (NoFiles), never an operation that silently does
 // nothing.
 func LoadData(fsys fs.FS, p string, data []byte) ([]*Test, source.Diagnostics) {
-	tests, diags := Parse(p, data)
+	return loadData(fsys, p, data, nil)
+}
+
+func loadData(fsys fs.FS, p string, data []byte, config *Configuration) ([]*Test, source.Diagnostics) {
+	tests, diags := parse(p, data, config)
 	l := &loader{fsys: fsys, diags: &diags, files: map[string][]*source.Document{}}
 	for _, t := range tests {
 		l.resolve(t)

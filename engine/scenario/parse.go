@@ -71,13 +71,18 @@ var (
 // templates (`use:`) are left for Load to resolve: operations keep File and
 // steps keep Use.
 func Parse(file string, data []byte) ([]*Test, source.Diagnostics) {
+	return parse(file, data, nil)
+}
+
+// parse is Parse under a chainsaw Configuration (nil: chainsaw's defaults).
+func parse(file string, data []byte, config *Configuration) ([]*Test, source.Diagnostics) {
 	docs, diags := source.Parse(file, data)
 	var tests []*Test
 	for _, doc := range docs {
 		if doc.Value == nil {
 			continue
 		}
-		d := decoder{doc: doc, diags: &diags}
+		d := decoder{doc: doc, diags: &diags, noTemplating: config != nil && !config.Templating}
 		root, ok := d.object(nil, doc.Value, "a chainsaw Test")
 		if !ok {
 			continue
@@ -119,7 +124,7 @@ func parseTest(d decoder, root node) *Test {
 	t.Skip = boolOr(spec.boolean("skip"), false)
 	t.Timeouts = spec.timeouts("timeouts")
 	t.Bindings = parseBindings(spec, "bindings")
-	template := boolOr(spec.boolean("template"), true)
+	template := boolOr(spec.boolean("template"), !d.noTemplating)
 	t.templating = template
 	t.Catch = parseOperations(spec, "catch", finallyOps, template)
 	steps := spec.list("steps")

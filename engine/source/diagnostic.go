@@ -134,3 +134,15 @@ func (ds Diagnostics) Capped(max int) Diagnostics {
 	last := ds[max]
 	return append(out, Errorf(Pos{File: last.File}, "too many diagnostics: %d more not shown", len(ds)-max))
 }
+
+// FirstLine is the first line of a message, cut at 300 bytes with an
+// ellipsis: a message for a report of one line per test.
+func FirstLine(msg string) string {
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	if len(msg) > 300 {
+		msg = msg[:300] + "…"
+	}
+	return msg
+}

@@ -50,13 +50,29 @@ const fastMaxInt = 1e18
 const maxSimpleKey = 128
 
 type fastEmitter struct {
-	buf []byte
+	buf   []byte
+	limit int  // the most bytes buf may hold (0: no limit)
+	over  bool // the output passed limit: the emitter stopped
+}
+
+// full reports (and remembers) that the output has passed its limit.
+func (e *fastEmitter) full() bool {
+	if e.limit > 0 && len(e.buf) > e.limit {
+		e.over = true
+	}
+	return e.over
 }
 
 // appendFast appends the YAML of v and reports whether it could.
 func appendFast(buf []byte, v any) ([]byte, bool) {
-	e := fastEmitter{buf: buf}
-	var ok bool
+	out, ok, _ := appendFastLimit(buf, v, 0)
+	return out, ok
+}
+
+// appendFastLimit is appendFast that stops once buf holds more than limit
+// bytes (0: no limit), reporting over.
+func appendFastLimit(buf []byte, v any, limit int) (out []byte, ok, over bool) {
+	e := fastEmitter{buf: buf, limit: limit}
 	switch t := v.(type) {
 	case map[string]any:
 		ok = e.rootMap(t)
@@ -70,7 +86,7 @@ func appendFast(buf []byte, v any) ([]byte, bool) {
 			ok = e.seq(t, 0, false, 0)
 		}
 	}
-	return e.buf, ok
+	return e.buf, ok && !e.over, e.over
 }
 
 func (e *fastEmitter) rootMap(m map[string]any) bool {
@@ -100,6 +116,9 @@ func (e *fastEmitter) mapping(m map[string]any, indent int, inline bool, depth i
 	}
 	slices.Sort(keys)
 	for i, k := range keys {
+		if e.full() {
+			return false
+		}
 		if i > 0 || !inline {
 			e.indent(indent)
 		}
@@ -120,6 +139,9 @@ func (e *fastEmitter) seq(l []any, indent int, inline bool, depth int) bool {
 		return false
 	}
 	for i, item := range l {
+		if e.full() {
+			return false
+		}
 		if i > 0 || !inline {
 			e.indent(indent)
 		}
@@ -220,6 +242,10 @@ type scalarInfo struct {
 // str writes a string scalar; indent is the column of block text lines
 // (0 for keys, which never hold line breaks).
 func (e *fastEmitter) str(s string, indent int) bool {
+	if e.limit > 0 && len(e.buf)+len(s) > e.limit {
+		e.over = true // it would not fit whatever its style
+		return false
+	}
 	info, ok := analyze(s)
 	if !ok {
 		return false
@@ -416,6 +442,9 @@ func (e *fastEmitter) literal(s string, indent int) {
 			continue
 		}
 		if lineStart {
+			if e.full() {
+				return // every line indented again: checked line by line
+			}
 			e.indent(indent)
 			lineStart = false
 		}

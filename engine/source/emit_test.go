@@ -2,7 +2,9 @@ package source
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -251,4 +253,38 @@ func TestMayBeNumberNeverHidesANumber(t *testing.T) {
 	assert.False(t, mayBeNumber("0f8c7b0e-0000-4000-8000-000000000001"), "a uid is not a number")
 	assert.False(t, mayBeNumber("2026-11-30T13:14:16Z"), "a timestamp is not a number")
 	assert.True(t, mayBeNumber("0b-1"), "yaml.v3 reads 0b-1 as an integer")
+}
+
+func TestMarshalIsBoundedAsItIsBuilt(t *testing.T) {
+	mib := strings.Repeat("x", 1<<20)
+	fanout := map[string]any{}
+	for i := 0; i < 2000; i++ { // 2 GB of YAML from 1 MiB of memory
+		fanout[fmt.Sprintf("k%04d", i)] = mib
+	}
+	// A text of line breaks nested deep: YAML indents every line again.
+	lines := strings.Repeat("a\n", 200_000)
+	var deep any = map[string]any{"text": lines}
+	for i := 0; i < 150; i++ {
+		deep = map[string]any{"n": deep}
+	}
+	// Control characters take yaml.v3's path, through a limited writer.
+	control := map[string]any{}
+	for i := 0; i < 12; i++ {
+		control[fmt.Sprintf("k%03d", i)] = "\x01" + mib
+	}
+	for name, v := range map[string]any{"fan-out": fanout, "deep lines": deep, "control characters": control} {
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			out, err := MarshalLimit(v, 8<<20)
+			runtime.ReadMemStats(&after)
+			require.ErrorIs(t, err, ErrTooLarge)
+			assert.Nil(t, out)
+			assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(256<<20))
+		})
+	}
+	out, err := MarshalLimit(map[string]any{"a": "b"}, 8<<20)
+	require.NoError(t, err)
+	assert.Equal(t, "a: b\n", string(out))
 }

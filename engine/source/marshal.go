@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -14,35 +15,78 @@ import (
 
 // Marshal renders a JSON-shaped value as YAML with sorted keys and a
 // two-space indent. The output is stable, so renderings can be diffed.
-// Values of other types are first normalised through encoding/json.
+// Values of other types are first normalised through encoding/json. It is
+// MarshalLimit with MaxMarshal.
+func Marshal(v any) ([]byte, error) {
+	return MarshalLimit(v, MaxMarshal)
+}
+
+// MaxMarshal bounds what Marshal writes: far more than any object a
+// cluster stores renders to, and little enough that a value built from
+// many references to one long string, or a long text of short lines
+// nested deep (YAML indents every line of a block scalar again), stops
+// with ErrTooLarge instead of taking the process's memory.
+const MaxMarshal = 64 << 20
+
+// ErrTooLarge is the error of a rendering that passed its limit.
+var ErrTooLarge = errors.New("the YAML is too large")
+
+// MarshalLimit is Marshal that stops, with an error wrapping ErrTooLarge,
+// once the output passes limit bytes (at most one string's worth past it).
 //
 // JSON-shaped values are written by a direct emitter (emit.go) that
 // produces yaml.v3's bytes without building nodes; values it does not
-// model go through yaml.v3 itself.
-func Marshal(v any) ([]byte, error) {
-	if out, ok := appendFast(make([]byte, 0, 1024), v); ok {
+// model go through yaml.v3 itself, into a writer that stops at the limit.
+func MarshalLimit(v any, limit int) ([]byte, error) {
+	out, ok, over := appendFastLimit(make([]byte, 0, 1024), v, limit)
+	if over {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+	}
+	if ok {
 		return out, nil
 	}
-	return marshalYAMLv3(v)
+	return marshalYAMLv3Limit(v, limit)
 }
 
 // marshalYAMLv3 renders v through yaml.v3's encoder: the reference the fast
 // emitter (emit.go) matches, and its fallback for values it leaves alone.
-func marshalYAMLv3(v any) ([]byte, error) {
+func marshalYAMLv3(v any) ([]byte, error) { return marshalYAMLv3Limit(v, 0) }
+
+func marshalYAMLv3Limit(v any, limit int) ([]byte, error) {
 	n, err := toNode(v, 0)
 	if err != nil {
 		return nil, err
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
+	w := &limitedBuffer{limit: limit}
+	enc := yaml.NewEncoder(w)
 	enc.SetIndent(2)
-	if err := enc.Encode(n); err != nil {
+	err = enc.Encode(n)
+	if err == nil {
+		err = enc.Close()
+	}
+	if w.over {
+		return nil, fmt.Errorf("%w: more than %d bytes", ErrTooLarge, limit)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("marshal yaml: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("marshal yaml: %w", err)
+	return w.buf.Bytes(), nil
+}
+
+// limitedBuffer is a bytes.Buffer that refuses writes past limit (0: no
+// limit).
+type limitedBuffer struct {
+	buf   bytes.Buffer
+	limit int
+	over  bool
+}
+
+func (w *limitedBuffer) Write(p []byte) (int, error) {
+	if w.limit > 0 && w.buf.Len()+len(p) > w.limit {
+		w.over = true
+		return 0, ErrTooLarge
 	}
-	return buf.Bytes(), nil
+	return w.buf.Write(p)
 }
 
 func toNode(v any, depth int) (*yaml.Node, error) {

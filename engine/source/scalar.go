@@ -99,7 +99,7 @@ func (s *Scalar) PosAtOffset(offset int) Pos {
 		matched := false
 		for i < len(toks) {
 			t := toks[i]
-			if t.r == v || v == ' ' && t.r == '\n' && !t.escaped {
+			if t.r == v || (v == ' ' || keptBreak(v)) && t.r == '\n' && !t.escaped {
 				matched = true
 				break
 			}
@@ -122,6 +122,10 @@ func (s *Scalar) PosAtOffset(offset int) Pos {
 	last.Col++
 	return last
 }
+
+// keptBreak reports whether r is a line break YAML keeps in a value as
+// written (LS and PS are not folded; yamlLines wrote them as "\n").
+func keptBreak(r rune) bool { return r == '\u2028' || r == '\u2029' }
 
 // skippable reports whether the text may hold t without the value having it.
 func (s *Scalar) skippable(t token) bool {

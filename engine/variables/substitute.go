@@ -3,6 +3,7 @@ package variables
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"regexp"
 	"slices"
 	"strconv"
@@ -188,6 +189,14 @@ func (s *substitution) walk(value any, depth int) (any, error) {
 		out, err := s.leaf(t)
 		if err != nil {
 			return nil, err
+		}
+		// What a variable returned is charged by its size, as it will be
+		// copied, stored and rendered: a thousand references to one long
+		// value cost a thousand times its length.
+		if b := s.e.opts.Budget; b != nil {
+			if err := b.Charge(budget.Size(out, b.Remaining()), "variable substitution"); err != nil {
+				return nil, err
+			}
 		}
 		switch out.(type) {
 		case map[string]any, []any:

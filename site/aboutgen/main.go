@@ -46,7 +46,9 @@ func main() {
 	if err == nil {
 		var data []byte
 		if data, err = Generate(src); err == nil {
-			err = os.WriteFile(*out, data, 0o644)
+			if old, _ := os.ReadFile(*out); !bytes.Equal(old, data) { // unchanged: the file keeps its time, and make its targets
+				err = os.WriteFile(*out, data, 0o644)
+			}
 		}
 	}
 	if err != nil {

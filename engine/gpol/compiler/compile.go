@@ -7,6 +7,7 @@ import (
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/ast"
 	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/interpreter"
 
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/source"
@@ -57,6 +58,7 @@ type Policy struct {
 type compiler struct {
 	env       *cel.Env
 	provider  *provider
+	decorator interpreter.InterpretableDecoratorV2
 	costLimit uint64
 	diags     source.Diagnostics
 	usesHTTP  bool
@@ -73,10 +75,11 @@ type compiler struct {
 var (
 	compileMu sync.Mutex
 	envs      [2]struct {
-		once     sync.Once
-		env      *cel.Env
-		provider *provider
-		err      error
+		once      sync.Once
+		env       *cel.Env
+		provider  *provider
+		decorator interpreter.InterpretableDecoratorV2
+		err       error
 	}
 )
 
@@ -87,7 +90,12 @@ func newCompiler(namespace string, opts Options) (*compiler, error) {
 		i = 1
 	}
 	e := &envs[i]
-	e.once.Do(func() { e.env, e.provider, e.err = newEnv(namespace) })
+	e.once.Do(func() {
+		e.env, e.provider, e.err = newEnv(namespace)
+		if e.err == nil {
+			e.decorator, e.err = budgetDecorator(e.env)
+		}
+	})
 	if e.err != nil {
 		return nil, e.err
 	}
@@ -97,7 +105,7 @@ func newCompiler(namespace string, opts Options) (*compiler, error) {
 	}
 	compileMu.Lock()
 	e.provider.reset()
-	return &compiler{env: e.env, provider: e.provider, costLimit: limit}, nil
+	return &compiler{env: e.env, provider: e.provider, decorator: e.decorator, costLimit: limit}, nil
 }
 
 // release ends the compilation: the environment is free for the next.
@@ -206,7 +214,7 @@ func (c *compiler) compileAt(e gpol.Expression, want *types.Type, posAt func(lin
 		c.invalid(e, fmt.Sprintf("output is expected to be of type %s, got %s", want, checked.OutputType()))
 		return compiled{}, false
 	}
-	prg, err := c.env.Program(checked, cel.CustomDecoratorV2(budgetDecorator))
+	prg, err := c.env.Program(checked, cel.CustomDecoratorV2(c.decorator))
 	if err != nil {
 		c.errorAt(e, posAt, 1, 1, err.Error())
 		return compiled{}, false

@@ -12,11 +12,15 @@ import (
 
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/internal/testenv"
 )
 
-// conformanceDir holds Kyverno's chainsaw tests (read at test time, never
-// copied into the repository).
-const conformanceDir = "../../../../shared/conformance/chainsaw/generating-policies"
+// conformanceDir holds Kyverno's generating-policies suite (read at test
+// time, never copied into the repository; testenv's rule when it is missing).
+func conformanceDir(t *testing.T) string {
+	t.Helper()
+	return filepath.Join(testenv.Conformance(t), "generating-policies")
+}
 
 // expectedCompileErrors are the conformance policies Kyverno refuses at
 // admission because of their CEL, with a part of the message.
@@ -25,12 +29,7 @@ var expectedCompileErrors = map[string]string{
 }
 
 func TestEveryConformancePolicyCompilesAsInKyverno(t *testing.T) {
-	if _, err := os.Stat(conformanceDir); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the conformance tests are missing: %v", err)
-		}
-		t.Skipf("the conformance tests are missing (%v): nothing to compile", err)
-	}
+	conformanceDir := conformanceDir(t)
 	var files []string
 	err := filepath.WalkDir(conformanceDir, func(path string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".yaml") {
@@ -77,14 +76,9 @@ func TestEveryConformancePolicyCompilesAsInKyverno(t *testing.T) {
 // The template tests of the suite: the policy, applied to the test's
 // Namespace, renders what the test's assert files expect.
 func TestConformanceTemplatesRenderWhatTheTestsAssert(t *testing.T) {
-	dir := filepath.Join(conformanceDir, "template")
+	dir := filepath.Join(conformanceDir(t), "template")
 	entries, err := os.ReadDir(dir)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("the conformance tests are missing: %v", err)
-		}
-		t.Skipf("the conformance tests are missing (%v): nothing to render", err)
-	}
+	require.NoError(t, err)
 	read := func(t *testing.T, path string) []map[string]any {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)

@@ -8,7 +8,11 @@
 //
 //   - request.go: the AdmissionRequest type (k8s.io/apiserver/pkg/
 //     admission/plugin/cel BuildRequestType, K:pkg/cel/compiler/request.go).
-//   - budget.go: the deterministic cost budget of an evaluation.
+//   - budget.go, cost.go: the deterministic cost budget of an
+//     evaluation: every call priced from its arguments before it runs, by
+//     a rule per function of the environment (Kubernetes' cost model,
+//     k8s.io/apiserver/pkg/cel/library/cost.go, with the worst case of the
+//     implementation that runs).
 //   - env.go: createBaseGpolEnv and DynamicResourceEnvOptionsWithCompat
 //     (K:pkg/cel/policies/gpol/compiler/compiler.go,
 //     K:pkg/cel/compiler/env.go): the cel-go options of §2.4 and the
@@ -38,10 +42,13 @@
 //     or Host Seeder), time.now() is the logical clock (Options.Now or Host
 //     Clock): the same input gives the same output.
 //   - Every evaluation has a cost budget (Options.CostLimit, default
-//     DefaultCostLimit), counted by budget.go (each evaluated call,
-//     operator, comprehension and literal costs 1 plus the size of its
-//     result) rather than by cel-go's actual-cost tracker, which is
-//     quadratic in comprehension iterations in v0.30. lists.range is capped
+//     DefaultCostLimit), counted by budget.go rather than by cel-go's
+//     actual-cost tracker, which charges a call after it returns and is
+//     quadratic in comprehension iterations in v0.30: a call is priced
+//     from its arguments before it runs (cost.go) and does not start when
+//     it would exceed the budget or build a string or bytes value over
+//     MaxStringBytes (Kubernetes' 3 MiB request limit); other nodes cost 1
+//     plus the size of their result. lists.range is capped
 //     at 100,000 elements; resource.List answers and generator.apply
 //     inputs at MaxListSize. Kyverno sets no cost limit for generating
 //     policies.

@@ -79,7 +79,9 @@ func newEnv(namespace string) (*cel.Env, *provider, error) {
 
 // orValueCompatMacro rewrites x.orValue(y) to __orValueCompat__(x, y), as
 // Kyverno's compat macro does: on an optional it is orValue; on a plain
-// value it returns the value (cel-go <= 0.27 behaviour); on an error, y.
+// value it returns the value (cel-go <= 0.27 behaviour). The function is
+// strict, as Kyverno's: when x is an error (a map key that does not exist,
+// {"a": 1}.b) the error goes through and y is never used.
 var orValueCompatMacro = cel.ReceiverMacro("orValue", 1,
 	func(eh cel.MacroExprFactory, target ast.Expr, args []ast.Expr) (ast.Expr, *common.Error) {
 		return eh.NewCall("__orValueCompat__", target, args[0]), nil
@@ -88,9 +90,6 @@ var orValueCompatMacro = cel.ReceiverMacro("orValue", 1,
 func orValueCompatLib() []cel.EnvOption {
 	a := cel.TypeParamType("A")
 	impl := func(x, y ref.Val) ref.Val {
-		if types.IsUnknownOrError(x) {
-			return y
-		}
 		if o, ok := x.(*types.Optional); ok {
 			if o.HasValue() {
 				return o.GetValue()
@@ -101,15 +100,13 @@ func orValueCompatLib() []cel.EnvOption {
 	}
 	k, v := cel.TypeParamType("K"), cel.TypeParamType("V")
 	overloads := []cel.FunctionOpt{
-		cel.Overload("orvalue_compat_optional", []*cel.Type{cel.OptionalType(a), a}, a,
-			cel.OverloadIsNonStrict(), cel.BinaryBinding(impl)),
+		cel.Overload("orvalue_compat_optional", []*cel.Type{cel.OptionalType(a), a}, a, cel.BinaryBinding(impl)),
 	}
 	// One overload per kind of plain value: a type parameter would overlap
 	// with the optional overload.
 	for _, t := range []*cel.Type{cel.StringType, cel.IntType, cel.UintType, cel.DoubleType, cel.BoolType,
 		cel.BytesType, cel.TimestampType, cel.DurationType, cel.ListType(a), cel.MapType(k, v)} {
-		overloads = append(overloads, cel.Overload("orvalue_compat_"+t.String(), []*cel.Type{t, t}, t,
-			cel.OverloadIsNonStrict(), cel.BinaryBinding(impl)))
+		overloads = append(overloads, cel.Overload("orvalue_compat_"+t.String(), []*cel.Type{t, t}, t, cel.BinaryBinding(impl)))
 	}
 	// Without runtime type guards: a dyn receiver that turns out to be null
 	// or of another type than the default is still returned as it is.

@@ -3,6 +3,7 @@ package compiler
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -24,6 +25,8 @@ type evaluation struct {
 	charged  uint64 // the part of cost already charged to the Host's Meter
 	rng      *rand.Rand
 	overCost bool
+	refusal  string // the call the cost budget refused, when one was
+	meterErr error  // the run's work budget refused a call
 }
 
 func (p *Policy) newEvaluation(in Input, h Host) *evaluation {
@@ -79,17 +82,27 @@ var errCostLimit = errors.New("cost limit exceeded")
 
 // eval runs one program and charges its cost to the evaluation.
 func (e *evaluation) eval(p *program) (ref.Val, error) {
+	if e.meterErr != nil {
+		return nil, fmt.Errorf("%s: %w", p.expr.Path, e.meterErr)
+	}
 	if e.overCost {
 		return nil, e.costError(p)
 	}
 	val, _, err := p.prg.Eval(e.act)
+	if e.meterErr != nil {
+		return nil, fmt.Errorf("%s: %w", p.expr.Path, e.meterErr)
+	}
 	if merr := e.meter(p); merr != nil {
 		return nil, merr
 	}
 	if err != nil {
-		if strings.Contains(err.Error(), "actual cost limit exceeded") || e.overCost {
-			e.overCost = true
+		if e.overCost {
 			return nil, e.costError(p)
+		}
+		if msg := err.Error(); strings.HasPrefix(msg, "internal error: ") {
+			// cel-go recovered a panic of a function: genplay's fault,
+			// never an evaluation error Kyverno would report.
+			panic(fmt.Sprintf("CEL evaluation of %s: %s", p.expr.Path, msg))
 		}
 		return nil, fmt.Errorf("%s: %v", p.expr.Path, err)
 	}
@@ -103,20 +116,30 @@ func (e *evaluation) eval(p *program) (ref.Val, error) {
 // meter charges the Host's Meter, if it has one, with the cost spent since
 // the last charge.
 func (e *evaluation) meter(p *program) error {
-	m, ok := e.host.(Meter)
-	if !ok || e.cost == e.charged {
-		return nil
-	}
-	units := e.cost - e.charged
-	e.charged = e.cost
-	if err := m.Charge(int64(units), "CEL evaluation"); err != nil {
+	if err := e.meterNow("CEL evaluation"); err != nil {
 		return fmt.Errorf("%s: %w", p.expr.Path, err)
 	}
 	return nil
 }
 
+// meterNow charges the Host's Meter with what was spent since the last
+// charge, as what.
+func (e *evaluation) meterNow(what string) error {
+	m, ok := e.host.(Meter)
+	if !ok || e.cost <= e.charged {
+		return nil
+	}
+	units := e.cost - e.charged
+	e.charged = e.cost
+	return m.Charge(int64(min(units, math.MaxInt64)), what)
+}
+
 func (e *evaluation) costError(p *program) error {
-	return fmt.Errorf("%s: %w: the evaluation spent more than its CEL cost budget of %d; genplay stops runaway expressions (Kyverno sets no limit for generating policies)", p.expr.Path, errCostLimit, e.p.costLimit)
+	why := fmt.Sprintf("the evaluation spent more than its CEL cost budget of %d", e.p.costLimit)
+	if e.refusal != "" {
+		why = e.refusal
+	}
+	return fmt.Errorf("%s: %w: %s; genplay stops runaway expressions (Kyverno sets no limit for generating policies)", p.expr.Path, errCostLimit, why)
 }
 
 // variable evaluates variables.<name> once per evaluation.

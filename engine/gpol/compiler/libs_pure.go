@@ -58,6 +58,14 @@ func mathLib() []cel.EnvOption {
 			})))}
 }
 
+// decoded is a value encoding/json decoded, handed to CEL as Kyverno's
+// json and yaml libraries hand it (NativeToValue of what json.Unmarshal
+// gives): every number is a double, whole or not, so json.unmarshal('{"r":
+// 2}').r + 0.5 is 2.5, and an int operand needs double() or int().
+func decoded(v any) ref.Val {
+	return types.DefaultTypeAdapter.NativeToValue(v)
+}
+
 func jsonLib() []cel.EnvOption {
 	return []cel.EnvOption{
 		cel.Function("unmarshal", cel.MemberOverload("json_unmarshal_dyn", []*cel.Type{jsonType, cel.DynType}, cel.DynType,
@@ -70,7 +78,7 @@ func jsonLib() []cel.EnvOption {
 				if err := json.Unmarshal([]byte(text), &v); err != nil {
 					return errorf("failed to decode json: %v", err)
 				}
-				return ev(j).native(v)
+				return decoded(v)
 			}))),
 		cel.Function("marshal", cel.MemberOverload("json_marshal_dyn", []*cel.Type{jsonType, cel.DynType}, cel.StringType,
 			cel.BinaryBinding(func(_, v ref.Val) ref.Val {
@@ -95,7 +103,7 @@ func yamlLib() []cel.EnvOption {
 				if err := yaml.Unmarshal([]byte(str(s)), &v); err != nil {
 					return errorf("failed to decode yaml: %v", err)
 				}
-				return ev(y).native(v)
+				return decoded(v)
 			}))),
 	}
 }

@@ -1,11 +1,15 @@
 package compiler
 
 import (
+	"crypto"
 	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/rsa"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"math/big"
+	"net"
 	"testing"
 	"time"
 
@@ -25,7 +29,6 @@ func TestLibraryFunctionsGiveKyvernosResults(t *testing.T) {
 		{"orValue on an absent optional gives the default", `{"a": 1}[?"b"].orValue(7)`, float64(7)},
 		{"orValue on a present optional gives the value", `{"a": 1}[?"a"].orValue(7)`, float64(1)},
 		{"orValue on a plain value gives the value", `"x".orValue("y")`, "x"},
-		{"orValue on an error gives the default", `{"a": 1}.b.orValue(7)`, float64(7)},
 		{"orValue on a dyn null gives null", `dyn(null).orValue({})`, nil},
 		{"orValue on a dyn of another type gives the value", `dyn(1).orValue("x")`, float64(1)},
 		{"optional chaining reads an absent field as none", `{"a": {}}.?a.?b.hasValue()`, false},
@@ -90,6 +93,9 @@ func TestLibraryFunctionsGiveKyvernosResults(t *testing.T) {
 		{"math.round to decimals", `math.round(3.14159, 2)`, 3.14},
 		{"math.round to tens", `math.round(1234.0, -2)`, float64(1200)},
 		{"json.unmarshal decodes", `json.unmarshal('{"a": [1]}').a[0]`, float64(1)},
+		{"json.unmarshal gives numbers as doubles, as Kyverno", `json.unmarshal('{"replicas": 2}').replicas + 0.5`, 2.5},
+		{"json.unmarshal gives whole numbers as doubles too", `type(json.unmarshal('[1]')[0]) == double`, true},
+		{"yaml.parse gives numbers as doubles", `yaml.parse("k: 3").k / 2.0`, 1.5},
 		{"json.marshal encodes", `json.marshal({"a": true})`, `{"a":true}`},
 		{"yaml.parse decodes", `yaml.parse("a:\n  b: 2").a.b`, float64(2)},
 		{"time.now is the logical clock", `string(time.now())`, "2026-12-01T10:30:00Z"},
@@ -124,6 +130,8 @@ func TestLibraryErrorsAreCELErrors(t *testing.T) {
 		{"http is answered by the Host", `http.get("http://example.com")`, "request failed: genplay has no network"},
 		{"resource.ToGVR reports the mapping error", `resource.ToGVR("v1", "Nope")`, "failed to map kind to resource"},
 		{"json.unmarshal of bad JSON", `json.unmarshal("{")`, "failed to decode json"},
+		{"json.unmarshal's doubles do not add to ints", `json.unmarshal('{"replicas": 2}').replicas + 1`, "no such overload"},
+		{"orValue lets a missing map key's error through, as Kyverno's strict compat function", `{"a": 1}.b.orValue(7)`, "no such key: b"},
 		{"random with a bad pattern", `random("[")`, "failed to parse random pattern"},
 	}
 	for _, tt := range tests {
@@ -138,28 +146,64 @@ func TestLibraryErrorsAreCELErrors(t *testing.T) {
 
 const sha = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 
-// testCertPEM is a self-signed ed25519 CA certificate made from a fixed
-// seed (ed25519 signatures are deterministic).
-func testCertPEM(t *testing.T) string {
-	key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+// testCertPEM is a self-signed CA certificate for key.
+func testCertPEM(t *testing.T, key crypto.Signer) string {
 	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
+		SerialNumber:          big.NewInt(42),
 		Subject:               pkix.Name{CommonName: "test-ca"},
 		DNSNames:              []string{"ca.example.com"},
+		IPAddresses:           []net.IP{net.ParseIP("10.0.0.1")},
 		NotBefore:             time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 		NotAfter:              time.Date(2036, 1, 1, 0, 0, 0, 0, time.UTC),
 		IsCA:                  true,
 		BasicConstraintsValid: true,
 		KeyUsage:              x509.KeyUsageCertSign,
 	}
-	der, err := x509.CreateCertificate(nil, tmpl, tmpl, key.Public(), key)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
 	require.NoError(t, err)
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }
 
-func TestX509DecodeGivesTheCertificateFields(t *testing.T) {
-	in := Input{Object: map[string]any{"pem": testCertPEM(t)}}
-	got, err := evalIn(t, "", `[string(x509.decode(object.pem).IsCA), x509.decode(object.pem).NotBefore, x509.decode(object.pem).DNSNames[0], x509.decode(object.pem).Subject.CommonName]`, in, newHost())
+func rsaKey(t *testing.T) *rsa.PrivateKey {
+	key, err := rsa.GenerateKey(rand.Reader, 1024)
 	require.NoError(t, err)
-	assert.Equal(t, []any{"true", "2026-01-01T00:00:00Z", "ca.example.com", "test-ca"}, got)
+	return key
+}
+
+func TestX509DecodeGivesKyvernosFields(t *testing.T) {
+	key := rsaKey(t)
+	in := Input{Object: map[string]any{"pem": testCertPEM(t, key)}}
+	got, err := evalIn(t, "", `[string(x509.decode(object.pem).IsCA), x509.decode(object.pem).NotBefore, x509.decode(object.pem).DNSNames[0],
+		x509.decode(object.pem).Issuer.CommonName, x509.decode(object.pem).IPAddresses[0], x509.decode(object.pem).SerialNumber + 0.5,
+		x509.decode(object.pem).PublicKey.E, x509.decode(object.pem).PublicKey.N]`, in, newHost())
+	require.NoError(t, err)
+	assert.Equal(t, []any{"true", "2026-01-01T00:00:00Z", "ca.example.com", "test-ca", "10.0.0.1", 42.5, float64(65537), key.N.String()}, got,
+		"numbers are doubles; the public key is {N, E}")
+	for _, field := range []string{"Subject", "Version", "SignatureAlgorithm", "URIs"} {
+		_, err := evalIn(t, "", `x509.decode(object.pem).`+field, in, newHost())
+		require.Error(t, err, "Kyverno's certificate map has no %s", field)
+		assert.Contains(t, err.Error(), "no such key: "+field)
+	}
+
+	csrDER, err := x509.CreateCertificateRequest(rand.Reader, &x509.CertificateRequest{Subject: pkix.Name{CommonName: "req"}}, key)
+	require.NoError(t, err)
+	in = Input{Object: map[string]any{"pem": string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE REQUEST", Bytes: csrDER}))}}
+	got, err = evalIn(t, "", `[x509.decode(object.pem).Subject.CommonName, x509.decode(object.pem).PublicKey.E]`, in, newHost())
+	require.NoError(t, err)
+	assert.Equal(t, []any{"req", float64(65537)}, got, "a request is x509.CertificateRequest's fields, Subject included")
+}
+
+func TestX509DecodeRefusesWhatKyvernoRefuses(t *testing.T) {
+	ed := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+	for name, tc := range map[string]struct{ pem, want string }{
+		"a key other than RSA": {testCertPEM(t, ed), "certificate should use rsa algorithm"},
+		"not PEM":              {"x", "failed to decode PEM block"},
+		"another PEM block":    {string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1}})), "neither contains a CERTIFICATE or CERTIFICATE REQUEST"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := evalIn(t, "", `x509.decode(object.pem)`, Input{Object: map[string]any{"pem": tc.pem}}, newHost())
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
 }

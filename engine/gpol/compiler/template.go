@@ -266,6 +266,9 @@ func hasPlaceholder(n *yaml.Node) bool {
 		return hasPlaceholder(n.Alias)
 	}
 	if n.Kind == yaml.ScalarNode {
+		if strings.Contains(n.Value, `\((`) {
+			return true // the escape becomes a literal (( when rendered
+		}
 		segs, err := scanPlaceholders(n.Value)
 		if err != nil {
 			return true // reported when compiled
@@ -415,7 +418,7 @@ func (e *evaluation) applyTemplate(t *template) error {
 	for _, d := range t.docs {
 		v, err := e.render(d)
 		if err != nil {
-			return fmt.Errorf("%s: %v", t.path, err)
+			return fmt.Errorf("%s: %w", t.path, err)
 		}
 		obj, ok := v.(map[string]any)
 		if !ok {
@@ -477,6 +480,11 @@ func (e *evaluation) render(n *tnode) (any, error) {
 		if u, ok := v.(types.Uint); ok && uint64(u) > math.MaxInt64 {
 			return nil, fmt.Errorf("%s: value %d overflows int64", n.parts[0].prg.expr.Text, uint64(u))
 		}
+		// Converted to a JSON-shaped value: every reference to a shared
+		// part becomes a copy, so the value is priced as it will be built.
+		if err := e.chargeOutside(n.parts[0].prg, measure(v, e.left()), "the placeholder's value"); err != nil {
+			return nil, err
+		}
 		return fromCEL(v)
 	}
 	var b bytes.Buffer
@@ -492,6 +500,14 @@ func (e *evaluation) render(n *tnode) (any, error) {
 		s, err := scalarText(v)
 		if err != nil {
 			return nil, fmt.Errorf("placeholder (( %s )): %v", p.prg.expr.Text, err)
+		}
+		if b.Len()+len(s) > MaxStringBytes {
+			e.refusal = fmt.Sprintf("the template's text would be more than the %d bytes Kubernetes accepts in a request", MaxStringBytes)
+			e.overCost = true
+			return nil, e.costError(p.prg)
+		}
+		if err := e.chargeOutside(p.prg, tr(len(s)), "the template's text"); err != nil {
+			return nil, err
 		}
 		b.WriteString(s)
 	}

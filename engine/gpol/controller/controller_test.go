@@ -46,9 +46,12 @@ func TestOnlyALiteralDeleteGeneratesOnDeletion(t *testing.T) {
 	}
 }
 
-func TestRequestNamespaceOfANamespaceIsItsNameExceptOnCreate(t *testing.T) {
+// The API server names a Namespace's own name as the request's namespace:
+// on create too (k8s.io/apiserver v0.36.3 endpoints/handlers/create.go:
+// "if len(namespace) == 0 && scope.Resource == namespaceGVR").
+func TestRequestNamespaceOfANamespaceIsItsName(t *testing.T) {
 	ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "team"}}
-	assert.Equal(t, "", requestNamespace(generate.Request{Operation: generate.OpCreate}, ns, false))
+	assert.Equal(t, "team", requestNamespace(generate.Request{Operation: generate.OpCreate}, ns, false))
 	assert.Equal(t, "team", requestNamespace(generate.Request{Operation: generate.OpUpdate}, ns, false))
 	assert.Equal(t, "team", requestNamespace(generate.Request{Operation: generate.OpDelete}, ns, false))
 	cm := resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "team"}}

@@ -66,6 +66,14 @@ func (f *Family) Admit(req generate.Request) {
 		if !p.Spec.Evaluation.AdmissionEnabled {
 			continue
 		}
+		req, obj, info := req, obj, info
+		if version := f.equivalentVersion(p, info, req.SubResource); version != "" {
+			// The API server converts the request to the version the
+			// webhook registered (matchPolicy Equivalent) before sending it.
+			info = convertedInfo(f, info, version)
+			req.Object, req.OldObject = convertedTo(req.Object, info), convertedTo(req.OldObject, info)
+			obj = convertedTo(obj, info)
+		}
 		if !webhookMatches(p, info, req.SubResource, obj, ns, f) {
 			continue
 		}
@@ -96,13 +104,12 @@ func (f *Family) Admit(req generate.Request) {
 }
 
 // requestNamespace is request.namespace as the API server sets it: the
-// object's namespace, and for a Namespace its own name on UPDATE and DELETE
-// (request-info parsing of /namespaces/<name>).
+// object's namespace, and for a Namespace its own name: on UPDATE and
+// DELETE from request-info parsing of /namespaces/<name>, on CREATE from
+// the create handler (k8s.io/apiserver endpoints/handlers/create.go sets
+// the namespace of a namespaces create to the new object's name).
 func requestNamespace(req generate.Request, obj resource.Object, namespaced bool) string {
 	if obj.Kind() == "Namespace" && obj.APIVersion() == "v1" && req.SubResource == "" {
-		if req.Operation == generate.OpCreate {
-			return ""
-		}
 		return obj.Name()
 	}
 	if !namespaced {
@@ -167,6 +174,96 @@ func webhookMatches(p *gpol.Policy, info cluster.KindInfo, subResource string, o
 		return nsName == p.Namespace
 	}
 	return true
+}
+
+// equivalentVersion is the version the API server converts a request on
+// info's resource to before it calls the webhook that serves p, or "" when
+// it sends the request as it is. Kubernetes' webhook dispatcher
+// (admission/plugin/webhook/generic, with matchPolicy Equivalent, the
+// default) sends a request unchanged when one of the webhook's rules
+// matches its group, version and resource; otherwise it looks, rule by rule,
+// for another version of the same group and resource that the rule lists
+// and the server serves, and converts the object to it. A policy shares its
+// webhook, and so its rules, with the policies Kyverno aggregates with it;
+// a fine-grained one has its own (renderWebhooks).
+func (f *Family) equivalentVersion(p *gpol.Policy, info cluster.KindInfo, subResource string) string {
+	if p.Spec.MatchConstraints == nil {
+		return ""
+	}
+	var rules []gpol.ResourceRule
+	if fineGrained(p) {
+		if p.Spec.MatchConstraints.MatchPolicy == gpol.MatchPolicyExact {
+			return ""
+		}
+		rules = p.Spec.MatchConstraints.ResourceRules
+	} else {
+		key := webhookGroup(p)
+		for _, e := range f.sortedPolicies() {
+			q := e.p
+			if q.Spec.Evaluation.AdmissionEnabled && q.Spec.MatchConstraints != nil && !fineGrained(q) && webhookGroup(q) == key {
+				rules = append(rules, q.Spec.MatchConstraints.ResourceRules...)
+			}
+		}
+	}
+	res := info.Resource
+	if subResource != "" {
+		res += "/" + subResource
+	}
+	lists := func(list []string, v string) bool { return slices.Contains(list, "*") || slices.Contains(list, v) }
+	for _, r := range rules {
+		if lists(r.APIGroups, info.Group) && lists(r.APIVersions, info.Version) && lists(r.Resources, res) {
+			return ""
+		}
+	}
+	for _, r := range rules {
+		if !lists(r.APIGroups, info.Group) || !lists(r.Resources, res) {
+			continue
+		}
+		for _, v := range r.APIVersions {
+			if v == "*" || v == info.Version {
+				continue
+			}
+			if other, ok := f.store.KindByResource(info.Group, v, info.Resource); ok && other.Kind == info.Kind {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+// webhookGroup is the key of the aggregated webhook a policy's rules go to
+// (renderWebhooks).
+func webhookGroup(p *gpol.Policy) string {
+	objSel := selectorJSON(p.Spec.MatchConstraints.ObjectSelector)
+	if objSel == nil {
+		objSel = map[string]any{}
+	}
+	prefix := "gpol"
+	if p.Namespaced() {
+		prefix = "ngpol"
+	}
+	return prefix + "|" + canonical(namespaceSelector(p)) + "|" + canonical(objSel)
+}
+
+// convertedInfo is info in another served version.
+func convertedInfo(f *Family, info cluster.KindInfo, version string) cluster.KindInfo {
+	if other, ok := f.store.KindByResource(info.Group, version, info.Resource); ok {
+		return other
+	}
+	info.Version = version
+	return info
+}
+
+// convertedTo is obj converted to info's version: custom resources without
+// a conversion webhook change only their apiVersion (conversion strategy
+// None); nil stays nil.
+func convertedTo(obj resource.Object, info cluster.KindInfo) resource.Object {
+	if obj == nil {
+		return nil
+	}
+	out := obj.DeepCopy()
+	out["apiVersion"] = info.APIVersion()
+	return out
 }
 
 // keptOnTriggerDelete says why nothing happens to what a policy without

@@ -80,7 +80,7 @@ func (f *Family) renderWebhooks() {
 			webhooks = append(webhooks, wh)
 			continue
 		}
-		key := prefix + "|" + canonical(nsSel) + "|" + canonical(objSel)
+		key := webhookGroup(p)
 		g := groups[key]
 		if g == nil {
 			g = &group{nsSel: nsSel, objSel: objSel, namespaced: p.Namespaced()}

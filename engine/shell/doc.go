@@ -1,0 +1,38 @@
+// Package shell runs chainsaw's script and command operations against the
+// simulated cluster: a small POSIX shell whose programs are kubectl and a
+// few utilities, producing the stdout, stderr and exit status a real shell
+// would, then the operation's check with $error, $stdout and $stderr bound.
+//
+// The shell is read in two passes, as sh reads it. The lexer (lex.go)
+// knows words, quotes, escapes, variables, $(...), comments, heredocs and
+// the operators; the parser (parse.go) builds the AST (ast.go): a List of
+// and-or lists of pipelines, each a kubectl call with its pipe stages
+// (into jq, grep or another kubectl), a builtin, an assignment, or an
+// if/for/while/until. ParseScript, ParseScriptEnv and ParseCommand parse;
+// what genplay cannot interpret honestly is a *scenario.UnsupportedError
+// saying why. Run interprets (interp.go): lists in order, && and || on the
+// status so far, !, set -e, loops bounded by a work limit, variables and
+// command substitutions expanded and split as sh does. The builtins
+// (builtins.go: exit, true, false, :, echo, set, break, continue, test, [,
+// seq, sleep) are one table: each checks its arguments when the script is
+// parsed and runs when it is reached.
+//
+// kubectl's flag grammar is kubectl_flags.go; each verb is a file,
+// kubectl_VERB.go (apply and replace, create, delete, get, label and
+// annotate, patch, run, scale, wait, exec, the kubectl-evict plugin's
+// evict, and rollout restart|status of Kyverno's background controller),
+// with its tests beside it; kubectl_print.go is the table printer and the
+// -o formats, kubectl_args.go how a call names its objects (TYPE NAME,
+// TYPE/NAME, -l, -f). Every kubectl call is one timeline step; builtins
+// make none.
+//
+// Run works through a Session, the narrow view of the simulation it needs:
+// reads of the cluster, writes as a user, the clock and the timeline. The
+// engine's facade implements Session; this package never imports it. What
+// genplay cannot simulate honestly (a container's output, Kyverno's own
+// pods, a program other than kubectl) ends in Outcome.Skipped with the
+// reason, before anything of the script runs.
+//
+// jq runs only in native builds (gojq): it would add about 0.35 MB to the
+// browser's wasm, so there a script that pipes into jq is skipped.
+package shell

@@ -1,0 +1,13 @@
+package shell
+
+// JQAvailable exports jqAvailable to the package's external tests.
+const JQAvailable = jqAvailable
+
+// InvalidMessage exports invalidMessage to the package's external tests.
+var InvalidMessage = invalidMessage
+
+// ApplyPatch exports applyPatch to the package's external tests.
+var ApplyPatch = applyPatch
+
+// Grep exports grep to the package's external tests.
+var Grep = grep

@@ -1,0 +1,193 @@
+package suite
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"sort"
+
+	"github.com/genplay/genplay/engine/scenario"
+)
+
+// Root is a path `genplay test` was given.
+type Root struct {
+	// Name is the path as the user gave it, for messages.
+	Name string
+	// Path is where it is in the suite's file system.
+	Path string
+	// Display is how files under it are shown (relative to the working
+	// directory).
+	Display string
+}
+
+// File is a test file of a suite.
+type File struct {
+	// Display is the file as the user should read it; Path is where it is
+	// in the suite's file system.
+	Display, Path string
+	// CLI marks a Kyverno CLI test (kyverno-test.yaml).
+	CLI bool
+}
+
+// Kind is what Classify found a file to be.
+type Kind string
+
+const (
+	KindNone     Kind = ""
+	KindChainsaw Kind = "chainsaw"
+	KindCLI      Kind = "cli"
+)
+
+var (
+	chainsawTestDoc = regexp.MustCompile(`(?m)^apiVersion:\s*["']?chainsaw\.kyverno\.io/v1alpha1["']?\s*$`)
+	kindTest        = regexp.MustCompile(`(?m)^kind:\s*["']?Test["']?\s*$`)
+	cliTestDoc      = regexp.MustCompile(`(?m)^apiVersion:\s*["']?cli\.kyverno\.io/v1alpha1["']?\s*$`)
+)
+
+// Classify says whether the file at p in fsys is a chainsaw test, a Kyverno
+// CLI test or neither. Without a chainsaw Configuration, any YAML file
+// holding a chainsaw Test is one; with it, as in chainsaw, only the files
+// its testFile names are.
+func Classify(fsys fs.FS, p string, config *scenario.Configuration) (Kind, error) {
+	base := path.Base(p)
+	names := scenario.TestFileNames
+	if config != nil {
+		names = config.TestFileNames()
+	}
+	for _, n := range names {
+		if base == n {
+			return KindChainsaw, nil
+		}
+	}
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return KindNone, err
+	}
+	if kindTest.Match(data) {
+		if chainsawTestDoc.Match(data) && config == nil {
+			return KindChainsaw, nil
+		}
+		if cliTestDoc.Match(data) {
+			return KindCLI, nil
+		}
+	}
+	return KindNone, nil
+}
+
+// Find expands roots into test files, sorted under each root, each once. A
+// root that is a file must be a test; under a folder, every YAML file that
+// is one (.git and node_modules are not entered).
+func Find(fsys fs.FS, roots []Root, config *scenario.Configuration) ([]File, error) {
+	var out []File
+	seen := map[string]bool{}
+	add := func(root Root, p string, kind Kind) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		display := root.Display
+		if p != root.Path {
+			display = path.Join(root.Display, p[len(root.Path)+1:])
+		}
+		out = append(out, File{Display: display, Path: p, CLI: kind == KindCLI})
+	}
+	for _, root := range roots {
+		info, err := fs.Stat(fsys, root.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", root.Name, pathless(err))
+		}
+		if !info.IsDir() {
+			kind, err := Classify(fsys, root.Path, config)
+			if err != nil {
+				return nil, err
+			}
+			if kind == KindNone {
+				return nil, fmt.Errorf("%s: neither a chainsaw Test nor a Kyverno CLI test (kyverno-test.yaml)", root.Name)
+			}
+			add(root, root.Path, kind)
+			continue
+		}
+		found, err := yamlFiles(fsys, root.Path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", root.Name, err)
+		}
+		for _, p := range found {
+			kind, err := Classify(fsys, p, config)
+			if err != nil {
+				return nil, err
+			}
+			if kind != KindNone {
+				add(root, p, kind)
+			}
+		}
+	}
+	return out, nil
+}
+
+// yamlFiles lists the YAML files under dir, sorted.
+func yamlFiles(fsys fs.FS, dir string) ([]string, error) {
+	var found []string
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != dir && (d.Name() == ".git" || d.Name() == "node_modules") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if ext := path.Ext(p); ext == ".yaml" || ext == ".yml" {
+			found = append(found, p)
+		}
+		return nil
+	})
+	sort.Strings(found)
+	return found, err
+}
+
+// FindConfiguration reads chainsaw's Configuration: the file given (when
+// not nil), else .chainsaw.yaml in the first of dirs that has one; nil when
+// there is none. Its File is named as the user named the folder.
+func FindConfiguration(fsys fs.FS, dirs []Root, given *Root) (*scenario.Configuration, error) {
+	type candidate struct{ name, path string }
+	var candidates []candidate
+	if given != nil {
+		candidates = []candidate{{given.Name, given.Path}}
+	} else {
+		for _, d := range dirs {
+			if info, err := fs.Stat(fsys, d.Path); err == nil && info.IsDir() {
+				for _, n := range scenario.ConfigFileNames {
+					candidates = append(candidates, candidate{path.Join(d.Name, n), path.Join(d.Path, n)})
+				}
+			}
+		}
+	}
+	for _, c := range candidates {
+		data, err := fs.ReadFile(fsys, c.path)
+		if errors.Is(err, fs.ErrNotExist) && given == nil {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--config: %s: %w", c.name, pathless(err))
+		}
+		cfg, diags := scenario.ParseConfiguration(c.name, data)
+		if diags.HasErrors() {
+			return nil, fmt.Errorf("%s", diags.Errors()[0].Error())
+		}
+		return cfg, nil
+	}
+	return nil, nil
+}
+
+// pathless is err without the path of the file system it was read from
+// (the message names the path as the user gave it).
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
