@@ -19,7 +19,7 @@ import (
 )
 
 // TestThePagesReaderAgreesWithTheEngines reads the engine's golden
-// timelines (format v2) with the playground's reader (src/timeline.js,
+// timelines (format v2) with the playground's reader (src/reader.js,
 // under Node) and with the engine's (engine/timeline): the cluster after
 // every step must be the same objects in the same order. And the page's
 // diff (src/diff.js) of the same two texts must be the engine's

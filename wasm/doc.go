@@ -130,7 +130,7 @@
 // doc describes (genplay.timeline/v2). Runs of one page share what did not
 // change: a step (or the initial objects) equal to the one of an earlier
 // answer the loader holds is that earlier object, so treat results as
-// read-only. The page reads them through site/src/timeline.js, the
+// read-only. The page reads them through site/src/reader.js, the
 // engine's reader in JavaScript. It never rejects: a bad
 // argument, an engine that is not ready, or a recovered Go panic also come
 // back as a Result whose diagnostics hold one error (an internal error's

@@ -43,7 +43,7 @@
 // kind share storage), and a "deleted" removes it. Sorted by group, kind,
 // namespace and name, that is the cluster as the API server lists it.
 // Cluster, Clusters and ClusterAfter do exactly that; the playground's
-// reader (site/src/timeline.js) does the same in JavaScript.
+// reader (site/src/reader.js) does the same in JavaScript.
 //
 // A change's diff is for a person: everything in it can be derived from
 // the versions, except the write Kyverno undid within a step, which only

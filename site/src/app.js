@@ -15,7 +15,7 @@ import { setupAbout } from './about.js';
 import { docLink } from './reasondocs.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
-import { withClusters } from './timeline.js';
+import { withClusters } from './reader.js';
 import { withDiffs } from './diff.js';
 import examples from '../examples/examples.json';
 import defaultDeny from '../examples/default-deny-netpol.yaml';

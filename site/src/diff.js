@@ -5,7 +5,7 @@
 // unified format and the three lines of context of the engine's diffs
 // (engine/source.Diff).
 import { toYAML } from './scenario.js';
-import { readerOf } from './timeline.js';
+import { readerOf } from './reader.js';
 
 const CONTEXT = 3;
 // Beyond this many cells the line matcher gives up and shows the changed

@@ -22,7 +22,7 @@ import { install } from './genplay.js';
 import { h, replace } from './dom.js';
 import { encode, MAX_TEXT } from './share.js';
 import css from './embed.css';
-import { withClusters } from './timeline.js';
+import { withClusters } from './reader.js';
 
 const SCRIPT_TYPE = 'text/x-genplay-scenario';
 const LABEL = 'generate.kyverno.io/';

@@ -1,8 +1,8 @@
 // Reads a request on standard input and answers with what the playground's
-// readers (src/timeline.js, src/diff.js) make of it, for reader_test.go:
+// readers (src/reader.js, src/diff.js) make of it, for reader_test.go:
 // {results: [v2 result, ...], diffs: [{a, b, aName, bName}, ...]} ->
 // {clusters: [[cluster after step -1, 0, 1, ...], ...], diffs: [string, ...]}
-import { readerOf } from '../src/timeline.js';
+import { readerOf } from '../src/reader.js';
 import { unifiedDiff } from '../src/diff.js';
 
 let input = '';
