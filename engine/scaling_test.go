@@ -64,3 +64,17 @@ func TestTheAnswerGrowsWithWhatChanged(t *testing.T) {
 	t.Logf("500 namespaces, 300 deletes: %d steps, %d bytes", len(res.Steps), len(out))
 	assert.Less(t, len(out), DefaultLimits.TimelineBytes/4)
 }
+
+// BenchmarkScaleScenario is engine.Run and timeline.Marshal of the scale
+// scenario the playground's speed is measured on (site/scale_test.go):
+// 50 namespaces, 40 deletes.
+func BenchmarkScaleScenario(b *testing.B) {
+	text := scalegen.Scenario(50, 40)
+	b.ReportAllocs()
+	for b.Loop() {
+		res := Run("scale.yaml", text, Options{})
+		if _, err := timeline.Marshal(res); err != nil || !res.Passed {
+			b.Fatal(err, res.Diagnostics)
+		}
+	}
+}

@@ -82,7 +82,8 @@ export function unifiedDiff(aName, bName, a, b) {
 export function changeDiff(reader, i, j) {
   const c = reader.steps[i]?.changes?.[j];
   if (!c) return '';
-  if (c.diff) return c.diff;
+  const own = Object.getOwnPropertyDescriptor(c, 'diff');
+  if (own && 'value' in own && own.value) return own.value; // the answer's own: a write undone within the step
   const ref = c.object || {};
   const name = ref.namespace ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;
   const yaml = (o) => (o ? toYAML(o) : '');
@@ -97,7 +98,7 @@ export function withDiffs(result) {
   const reader = readerOf(result);
   reader.steps.forEach((step, i) => {
     (step.changes || []).forEach((c, j) => {
-      if (typeof c.diff === 'string' && Object.getOwnPropertyDescriptor(c, 'diff')?.value !== undefined) return;
+      if (Object.getOwnPropertyDescriptor(c, 'diff')?.value) return; // the answer's own
       Object.defineProperty(c, 'diff', { get: () => changeDiff(reader, i, j), configurable: true, enumerable: false });
     });
   });
