@@ -53,7 +53,8 @@ WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/b
 	github.com/genplay/genplay/engine/internal/schema github.com/genplay/genplay/engine/timeline \
 	strconv internal/strconv strings bytes sort slices unicode/utf8 math sigs.k8s.io/yaml/... go.yaml.in/yaml/v2 \
 	runtime internal/runtime/... github.com/genplay/genplay/engine/variables github.com/genplay/genplay/engine/match \
-	github.com/genplay/genplay/engine/generate \
+	github.com/genplay/genplay/engine/generate github.com/genplay/genplay/engine/policy/controller \
+	github.com/genplay/genplay/engine/admission \
 	github.com/genplay/genplay/engine/internal/nesting github.com/genplay/genplay/engine/internal/k8sname context \
 	github.com/genplay/genplay/engine/internal/regen github.com/genplay/genplay/engine/cluster
 WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)
@@ -83,7 +84,8 @@ BUILD    := site/build
 GOSRC    := $(shell find api cmd engine internal wasm site -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' -not -path 'site/node_modules/*') \
 	$(wildcard site/examples/*.yaml site/examples/*.json) go.mod go.sum
 
-.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential
+.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential policy-library \
+	oracle oracle-down oracle-status oracle-test oracle-record oracle-bin oracle-exports
 FUZZTIME ?= 30s
 
 help: ## list the targets
@@ -99,18 +101,21 @@ help: ## list the targets
 TESTTIMEOUT ?= 25m
 test: vet site ## everything CI runs: vet, Go tests (with the browser tests and the fuzz seeds), engine tests as wasm under Node
 	$(GO) test -count=1 -timeout $(TESTTIMEOUT) ./...
+	cd oracle && $(GO) test -count=1 ./...
 	$(WASMTEST) $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./engine/... ./wasm/... ./site/examples/
 	$(MAKE) --no-print-directory size
 	$(MAKE) --no-print-directory worker
-	node --test cmd/worker/
+	node --test cmd/worker/ site/src/
 	$(MAKE) --no-print-directory tidy-check
 
-tidy-check: ## fail when go mod tidy would change go.mod or go.sum
+tidy-check: ## fail when go mod tidy would change go.mod or go.sum (the product's module, and the oracle's)
 	$(GO) mod tidy -diff
+	cd oracle && $(GO) mod tidy -diff
 
-vet: ## go vet natively and for js/wasm
+vet: ## go vet natively and for js/wasm (and the oracle's module, natively)
 	$(GO) vet ./...
 	$(WASM) $(GO) vet ./...
+	cd oracle && $(GO) vet ./...
 
 site/node_modules/.package-lock.json: site/package.json site/package-lock.json
 	cd site && npm ci --no-audit --no-fund
@@ -180,6 +185,69 @@ DIFFERENTIAL    ?=
 differential: ## compare genplay with Kyverno's CLI on the corpus and random cases (builds the CLI into KYVERNO_CLI once; DIFFERENTIAL=-seed N -random N -run RE)
 	GO=$(GO) KYVERNO_VERSION=$(KYVERNO_VERSION) scripts/kyverno-cli.sh $(KYVERNO_CLI)
 	$(GO) run ./cmd/differential -kyverno $(KYVERNO_CLI)/kyverno $(DIFFERENTIAL)
+
+# The oracle: real Kyverno on a real kube-apiserver, here (oracle/, its own
+# Go module). VERSION=v1.19.1 on the command line picks Kyverno's version.
+ORACLE_VERSION  := $(if $(filter command line,$(origin VERSION)),$(VERSION),v1.19.0)
+ORACLE_CACHE    ?= $(HOME)/.cache/genplay/oracle
+ORACLE_BIN      := $(ORACLE_CACHE)/bin/oracle
+ORACLE_INSTANCE ?= 0
+ORACLE          = GENPLAY_ORACLE_CACHE=$(ORACLE_CACHE) $(ORACLE_BIN) -instance $(ORACLE_INSTANCE) -src oracle
+# What oracle-record records: the gallery, genplay's own chainsaw tests and
+# scenarios, and the cheat-sheet cases the engine's and migrate's tests
+# write out (internal/oracle/corpus). ORACLE_ONLY=regexp picks some.
+ORACLE_CORPUS   ?= site/examples engine/testdata/chainsaw engine/testdata/scenarios
+ORACLE_ONLY     ?=
+ORACLE_RUNS     ?= 2
+
+oracle-bin:
+	cd oracle && $(GO) build -o $(ORACLE_BIN) .
+
+oracle: oracle-bin ## build (once, cached) and start real Kyverno (VERSION=v1.19.1) with etcd, kube-apiserver and kube-controller-manager on loopback
+	GO=$(GO) GENPLAY_ORACLE_CACHE=$(ORACLE_CACHE) oracle/build.sh $(ORACLE_VERSION)
+	$(ORACLE) up -version $(ORACLE_VERSION)
+	$(ORACLE) status
+
+oracle-down: oracle-bin ## stop the oracle's processes (by the PIDs it wrote)
+	$(ORACLE) down
+
+oracle-status: oracle-bin ## what the oracle runs: versions, PIDs, memory
+	$(ORACLE) status
+
+DIR ?=
+oracle-test: oracle-bin ## run the chainsaw tests in DIR with real chainsaw against the live oracle (make oracle first)
+	@test -n "$(DIR)" || { echo "usage: make oracle-test DIR=path/to/chainsaw/tests"; exit 2; }
+	$(ORACLE) test $(DIR)
+
+oracle-record: oracle-bin ## record what real Kyverno does with the corpus into testdata/oracle/VERSION (starts the oracle at VERSION)
+	@if ! $(ORACLE) status 2>/dev/null | grep -q "^Kyverno $(ORACLE_VERSION) "; then $(MAKE) --no-print-directory oracle VERSION=$(ORACLE_VERSION); fi
+	rm -rf $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) && mkdir -p $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE)
+	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) $(GO) test -count=1 $(ORACLE_CHEATSHEET) > /dev/null
+	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) $(GO) test -count=1 -run MigrationDoc ./cmd/genplay/ > /dev/null
+	rm -rf testdata/oracle/corpus && cp -r $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) testdata/oracle/corpus
+	$(ORACLE) record -out testdata/oracle/$(ORACLE_VERSION) -runs $(ORACLE_RUNS) -only '$(ORACLE_ONLY)' $(ORACLE_CORPUS) testdata/oracle/corpus
+	rm -rf testdata/oracle/corpus
+	$(GO) test -count=1 -run 'Oracle|Recordings|Kyverno' -v ./internal/oracle/ | grep -E '^\s+oracle_test|agree|known difference|FAIL|ok' || true
+
+ORACLE_CHEATSHEET := -run 'BehaviourCases' ./engine/
+oracle-exports: oracle-bin ## genplay export the gallery and the cheat-sheet cases, then run the exports with real chainsaw against the live oracle
+	rm -rf $(ORACLE_CACHE)/exports $(ORACLE_CACHE)/exports-corpus && mkdir -p $(ORACLE_CACHE)/exports
+	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/exports-corpus $(GO) test -count=1 $(ORACLE_CHEATSHEET) > /dev/null
+	$(GO) build -o $(ORACLE_CACHE)/bin/genplay ./cmd/genplay
+	@n=0; for f in site/examples/*.yaml $(ORACLE_CACHE)/exports-corpus/*.yaml; do \
+		name=$$(basename $$f .yaml); [[ $$f == site/* ]] && name=example-$$name; \
+		if echo "$$name" | grep -Eq '$(or $(ORACLE_ONLY),.)'; then \
+			mkdir -p $(ORACLE_CACHE)/exports/$$name; \
+			$(ORACLE_CACHE)/bin/genplay export --permissions kyverno-e2e -o $(ORACLE_CACHE)/exports/$$name/chainsaw-test.yaml $$f 2>/dev/null \
+				&& n=$$((n+1)) || { echo "not exported (genplay export refused it): $$f"; rm -rf $(ORACLE_CACHE)/exports/$$name; }; \
+		fi; done; echo "$$n exports in $(ORACLE_CACHE)/exports"
+	$(ORACLE) test $(ORACLE_CACHE)/exports
+
+POLICIES ?=
+LIBRARY  ?=
+policy-library: ## run genplay test on Kyverno's policy library checked out at POLICIES, as its CI runs it (LIBRARY=--report-format JUNIT-TEST ...)
+	@test -n "$(POLICIES)" || { echo "make policy-library POLICIES=/path/to/a/checkout/of/github.com/kyverno/policies" >&2; exit 2; }
+	GO=$(GO) scripts/policy-library.sh $(POLICIES) $(LIBRARY)
 
 clean: ## remove build outputs
 	rm -rf $(DIST) $(BUILD) site/test-output cmd/worker/build

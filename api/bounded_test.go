@@ -2,10 +2,11 @@ package api_test
 
 import (
 	"context"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,19 +19,68 @@ import (
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// blockingBody counts reads and blocks none: it tells whether the handler
-// read the body at all.
-type probeBody struct {
-	strings.Reader
-	reads *atomic.Int64
+// slowBody sends its bytes one at a time, pausing before each, until the
+// test stops it.
+type slowBody struct {
+	data  []byte
+	pause time.Duration
+	stop  chan struct{}
 }
 
-func (p *probeBody) Read(b []byte) (int, error) {
-	p.reads.Add(1)
-	return p.Reader.Read(b)
+func (b *slowBody) Read(p []byte) (int, error) {
+	if len(b.data) == 0 {
+		return 0, io.EOF
+	}
+	select {
+	case <-time.After(b.pause):
+	case <-b.stop:
+		return 0, errors.New("stopped")
+	}
+	p[0] = b.data[0]
+	b.data = b.data[1:]
+	return 1, nil
 }
 
-func TestTheQueueIsBoundedAndBodiesWaitInTheClient(t *testing.T) {
+func TestASlowBodyHoldsNoRunSlotAndEndsWith408(t *testing.T) {
+	h := api.Handler(api.Options{MaxConcurrent: 1, MaxQueue: -1, BodyTimeout: 300 * time.Millisecond, Run: func(string, []byte, engine.Options) *timeline.Result {
+		return &timeline.Result{Steps: []timeline.Step{{}}}
+	}})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	// Two clients trickle their bodies at a byte every 100 ms.
+	stop := make(chan struct{})
+	defer close(stop)
+	slow := make(chan *http.Response, 2)
+	for range 2 {
+		go func() {
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/run", &slowBody{data: []byte("apiVersion: v1\nkind: x\n"), pause: 100 * time.Millisecond, stop: stop})
+			req.ContentLength = -1
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				slow <- nil
+				return
+			}
+			slow <- res
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	// Meanwhile an ordinary request gets the one slot at once.
+	res, err := http.Post(srv.URL+"/api/v1/run", "text/yaml", strings.NewReader("x: 1"))
+	require.NoError(t, err)
+	res.Body.Close()
+	assert.Equal(t, http.StatusOK, res.StatusCode, "the slot is free: slow bodies do not hold it")
+	for range 2 {
+		r := <-slow
+		require.NotNil(t, r, "the slow client got an answer")
+		assert.Equal(t, http.StatusRequestTimeout, r.StatusCode)
+		msg, _ := errorOf(t, r)
+		assert.Contains(t, msg, "the body did not arrive in time")
+		r.Body.Close()
+	}
+}
+
+func TestTheQueueIsBounded(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
 	h := api.Handler(api.Options{MaxConcurrent: 1, MaxQueue: 1, Timeout: 5 * time.Second, Run: func(string, []byte, engine.Options) *timeline.Result {
@@ -41,18 +91,9 @@ func TestTheQueueIsBoundedAndBodiesWaitInTheClient(t *testing.T) {
 	first := make(chan int)
 	go func() { first <- do(t, h, http.MethodPost, "/api/v1/run", "", []byte("x: 1")).StatusCode }()
 	<-started
-
-	// The second waits for the slot without its body being read.
-	var reads atomic.Int64
 	second := make(chan int)
-	go func() {
-		req := httptest.NewRequest(http.MethodPost, "/api/v1/run", &probeBody{Reader: *strings.NewReader("x: 1"), reads: &reads})
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
-		second <- rec.Code
-	}()
+	go func() { second <- do(t, h, http.MethodPost, "/api/v1/run", "", []byte("x: 1")).StatusCode }()
 	time.Sleep(50 * time.Millisecond)
-	assert.Zero(t, reads.Load(), "a waiting request's body is not read")
 
 	// The third finds the queue full: 429 at once, with Retry-After.
 	res := do(t, h, http.MethodPost, "/api/v1/run", "", []byte("x: 1"))
@@ -62,9 +103,35 @@ func TestTheQueueIsBoundedAndBodiesWaitInTheClient(t *testing.T) {
 	assert.Contains(t, msg, "too many runs are waiting")
 
 	close(release)
+	<-started
 	assert.Equal(t, http.StatusOK, <-first)
 	assert.Equal(t, http.StatusOK, <-second)
-	assert.Positive(t, reads.Load())
+}
+
+func TestTheBodiesInFlightAreBounded(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	h := api.Handler(api.Options{MaxConcurrent: 1, MaxBodyMemory: 3000, Timeout: 5 * time.Second, Run: func(string, []byte, engine.Options) *timeline.Result {
+		started <- struct{}{}
+		<-release
+		return &timeline.Result{Steps: []timeline.Step{{}}}
+	}})
+	body := []byte("x: " + strings.Repeat("y", 2000))
+	first := make(chan int)
+	go func() { first <- do(t, h, http.MethodPost, "/api/v1/run", "", body).StatusCode }()
+	<-started
+	// 2,003 bytes are held by the running request: 2,003 more would pass
+	// the bound.
+	res := do(t, h, http.MethodPost, "/api/v1/run", "", body)
+	require.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
+	assert.Equal(t, "5", res.Header.Get("Retry-After"))
+	msg, _ := errorOf(t, res)
+	assert.Contains(t, msg, "too many request bodies in flight")
+	close(release)
+	assert.Equal(t, http.StatusOK, <-first)
+	// Freed once answered.
+	go func() { <-started }()
+	assert.Equal(t, http.StatusOK, do(t, h, http.MethodPost, "/api/v1/run", "", body).StatusCode)
 }
 
 func TestARunWhoseClientGoesAwayIsCancelledAndFreesItsSlot(t *testing.T) {
@@ -133,10 +200,11 @@ func TestJSONBodiesWithDuplicateOrCaseFoldedKeysAreRefused(t *testing.T) {
 }
 
 // TestRunawayInputIsAnsweredWithinTheTimelineLimit sends the engine's
-// runaway table through the handler: each answer is a 200 whose body the
-// timeline limit bounds (the issue's 150-byte sleep used to answer 719 MB)
-// and says what stopped the run. The run-wide budgets are a tenth of the
-// defaults, as in the engine's test, to keep the test fast.
+// runaway table through the handler: a run a limit stopped answers 422
+// with what was exceeded (the issue's 150-byte sleep used to answer 719
+// MB); one that ends answers 200 with a body the timeline limit bounds.
+// The run-wide budgets are a tenth of the defaults, as in the engine's
+// test, to keep the test fast.
 func TestRunawayInputIsAnsweredWithinTheTimelineLimit(t *testing.T) {
 	h := api.Handler(api.Options{Run: func(file string, data []byte, opts engine.Options) *timeline.Result {
 		opts.Limits = engine.Limits{Work: engine.DefaultLimits.Work / 10, Requests: engine.DefaultLimits.Requests / 10}
@@ -145,8 +213,14 @@ func TestRunawayInputIsAnsweredWithinTheTimelineLimit(t *testing.T) {
 	for _, in := range hostile.Runaway() {
 		t.Run(in.Name, func(t *testing.T) {
 			code, body := post(t, h, "text/yaml", in.Data)
-			assert.Equal(t, http.StatusOK, code)
 			assert.LessOrEqual(t, len(body), engine.DefaultLimits.TimelineBytes+1<<20)
+			if strings.Contains(in.Want, "limit exceeded") || strings.Contains(in.Want, "work budget") {
+				assert.Equal(t, http.StatusUnprocessableEntity, code)
+				assert.Contains(t, string(body), `"error": "scenario.yaml:`)
+				assert.Contains(t, string(body), "run stopped: limit exceeded")
+				return
+			}
+			assert.Equal(t, http.StatusOK, code)
 			assert.Contains(t, string(body), in.Want) // Want is a part of the timeline's JSON
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
@@ -22,7 +23,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -35,6 +35,12 @@ const (
 	DefaultTimeout = 20 * time.Second
 	// DefaultMaxQueue bounds the run requests waiting for a slot.
 	DefaultMaxQueue = 32
+	// DefaultBodyTimeout bounds how long a request's body may take to
+	// arrive.
+	DefaultBodyTimeout = 10 * time.Second
+	// DefaultMaxBodyMemory bounds the bytes of the bodies being read or
+	// waiting for a slot, all requests together.
+	DefaultMaxBodyMemory = 64 << 20
 	// DefaultFile names a scenario in diagnostics when the request does not.
 	DefaultFile = "scenario.yaml"
 	// maxFileName bounds the file name a request may give.
@@ -58,14 +64,23 @@ type Options struct {
 	// (syumai/workers-go#177); the budget bounds its runs.
 	Timeout time.Duration
 	// MaxConcurrent bounds the runs executing at once; default GOMAXPROCS.
-	// A run request takes a slot before its body is read, so the bodies in
-	// memory are bounded by the slots too.
+	// A run request takes a slot only once its body has arrived: a client
+	// that sends its body slowly holds no slot.
 	MaxConcurrent int
-	// MaxQueue bounds the run requests waiting for a slot; one more is
-	// answered 429 with Retry-After at once. Waiting requests hold no body
-	// (it is read once a slot is free), only a connection. Zero means
+	// MaxQueue bounds the run requests waiting for a slot, their bodies
+	// read; one more is answered 429 with Retry-After at once. Zero means
 	// DefaultMaxQueue; negative means none may wait.
 	MaxQueue int
+	// BodyTimeout bounds how long a request's body may take to arrive
+	// (408 after it); zero means DefaultBodyTimeout. Where the platform
+	// cannot set a read deadline (the Workers runtime) it does its own.
+	BodyTimeout time.Duration
+	// MaxBodyMemory bounds the bytes of the bodies being read or waiting
+	// for a slot, all requests together: a body reserves its
+	// Content-Length (MaxBodyBytes when it has none) before it is read, and
+	// a request that would pass the bound is answered 503 with Retry-After
+	// at once. Zero means DefaultMaxBodyMemory.
+	MaxBodyMemory int64
 	// Logger receives recovered panics with their stacks; default slog.Default().
 	Logger *slog.Logger
 	// Run runs a scenario; default engine.Run. Tests replace it, for
@@ -78,21 +93,29 @@ type Options struct {
 	// passes the CEL GeneratingPolicy family; cmd/worker passes none (unless
 	// built with WORKER_TAGS=cel,nox509: cmd/worker/README.md), and
 	// answers a GeneratingPolicy with a skip that says so.
-	Families []generate.NewFamily
+	Families []engine.Family
 }
 
 // Handler returns the API. It keeps no state between requests beyond the
 // gallery, which it renders once on first use.
 func Handler(opts Options) http.Handler {
 	s := &server{
-		maxBody:  opts.MaxBodyBytes,
-		timeout:  opts.Timeout,
-		logger:   opts.Logger,
-		run:      opts.Run,
-		families: opts.Families,
+		maxBody:     opts.MaxBodyBytes,
+		timeout:     opts.Timeout,
+		bodyTimeout: opts.BodyTimeout,
+		bodyMemory:  opts.MaxBodyMemory,
+		logger:      opts.Logger,
+		run:         opts.Run,
+		families:    opts.Families,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
+	}
+	if s.bodyTimeout <= 0 {
+		s.bodyTimeout = DefaultBodyTimeout
+	}
+	if s.bodyMemory <= 0 {
+		s.bodyMemory = DefaultMaxBodyMemory
 	}
 	if s.timeout == 0 {
 		s.timeout = DefaultTimeout
@@ -132,15 +155,20 @@ func Handler(opts Options) http.Handler {
 }
 
 type server struct {
-	maxBody int64
-	timeout time.Duration
-	slots   chan struct{}
+	maxBody     int64
+	timeout     time.Duration
+	bodyTimeout time.Duration
+	// bodyMemory bounds inBodies, the bytes reserved by the bodies being
+	// read or waiting for a slot.
+	bodyMemory int64
+	inBodies   atomic.Int64
+	slots      chan struct{}
 	// waiting counts the run requests waiting for a slot, up to maxQueue.
 	waiting  atomic.Int64
 	maxQueue int64
 	logger   *slog.Logger
 	run      func(string, []byte, engine.Options) *timeline.Result
-	families []generate.NewFamily
+	families []engine.Family
 	gallery  func() ([]byte, error)
 	routes   map[string]route
 }
@@ -229,30 +257,32 @@ func refuse(status int, format string, args ...any) error {
 
 func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
+	// The body first, within its deadline and the memory all bodies may
+	// take: a client that trickles its body holds memory it reserved, never
+	// a run slot.
+	reserved, err := s.reserve(r)
+	if err != nil {
+		s.writeRefusal(w, err)
+		return
+	}
+	defer s.inBodies.Add(-reserved)
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(s.bodyTimeout)) // unsupported: the platform bounds it
+	in, err := s.readRun(w, r)
+	_ = rc.SetReadDeadline(time.Time{})
+	if err != nil {
+		s.writeRefusal(w, err)
+		return
+	}
 	ctx := r.Context()
 	if s.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, s.timeout)
 		defer cancel()
 	}
-	// The slot comes first: a body waits in the client, not in memory.
 	release, err := s.acquire(ctx)
 	if err != nil {
-		var re *requestError
-		errors.As(err, &re)
-		w.Header().Set("Retry-After", "5")
-		writeError(w, re.status, re.msg)
-		return
-	}
-	in, err := s.readRun(w, r)
-	if err != nil {
-		release()
-		var re *requestError
-		if errors.As(err, &re) {
-			writeError(w, re.status, re.msg)
-			return
-		}
-		writeError(w, http.StatusBadRequest, err.Error())
+		s.writeRefusal(w, err)
 		return
 	}
 	in.opts.Context = ctx
@@ -277,6 +307,13 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: d, Diagnostics: res.Diagnostics})
 		return
 	}
+	if d, ok := limitError(res); ok {
+		// A limit stopped the run: what genplay answers from there on is
+		// not what Kyverno would do, so the answer is an error that says
+		// what was exceeded, with the diagnostics.
+		writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: d, Diagnostics: res.Diagnostics})
+		return
+	}
 	body, err := timeline.MarshalAs(res, in.format)
 	if err != nil {
 		s.logger.Error("api: marshal the timeline", "error", err)
@@ -284,6 +321,37 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeBytes(w, http.StatusOK, body)
+}
+
+// writeRefusal answers a request refused before its run: a requestError
+// with its status (and Retry-After for 429 and 503), anything else 400.
+func (s *server) writeRefusal(w http.ResponseWriter, err error) {
+	var re *requestError
+	if !errors.As(err, &re) {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	if re.status == http.StatusTooManyRequests || re.status == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", "5")
+	}
+	if re.status == http.StatusRequestTimeout {
+		w.Header().Set("Connection", "close")
+	}
+	writeError(w, re.status, re.msg)
+}
+
+// reserve counts the request's body against the memory all bodies may
+// take: its Content-Length, or the most a body may be when it has none.
+func (s *server) reserve(r *http.Request) (int64, error) {
+	n := s.maxBody
+	if r.ContentLength >= 0 && r.ContentLength <= s.maxBody {
+		n = r.ContentLength
+	}
+	if s.inBodies.Add(n) > s.bodyMemory {
+		s.inBodies.Add(-n)
+		return 0, refuse(http.StatusServiceUnavailable, "too many request bodies in flight (%d bytes are being read or wait for a run, the most genplay holds); retry later", s.bodyMemory)
+	}
+	return n, nil
 }
 
 // acquire waits for a run slot, within the bounded queue, and returns the
@@ -510,6 +578,8 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	switch {
 	case errors.As(err, &mbe):
 		return nil, tooLarge
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return nil, refuse(http.StatusRequestTimeout, "the body did not arrive in time: genplay waits for it at most a few seconds")
 	case err != nil:
 		return nil, fmt.Errorf("read the body: %w", err)
 	}
@@ -583,6 +653,23 @@ func inputError(res *timeline.Result) (string, bool) {
 	return "", false
 }
 
+// limitError reports whether a limit stopped the run (the engine's "run
+// stopped: limit exceeded" diagnostic), and that diagnostic as
+// "file:line:col: message".
+func limitError(res *timeline.Result) (string, bool) {
+	for _, d := range res.Diagnostics {
+		if d.Severity != "error" || !strings.HasPrefix(d.Message, engine.LimitPrefix) {
+			continue
+		}
+		pos := fmt.Sprintf("%s:%d", d.File, d.Line)
+		if d.Column > 0 {
+			pos += fmt.Sprintf(":%d", d.Column)
+		}
+		return pos + ": " + d.Message, true
+	}
+	return "", false
+}
+
 // recoverer turns a panic into a logged 500 "internal error".
 func (s *server) recoverer(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -614,6 +701,10 @@ type trackingWriter struct {
 	http.ResponseWriter
 	wrote bool
 }
+
+// Unwrap lets http.ResponseController reach the connection (the body's
+// read deadline).
+func (w *trackingWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 func (w *trackingWriter) WriteHeader(code int) {
 	w.wrote = true

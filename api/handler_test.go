@@ -218,6 +218,28 @@ func TestRunReportsInputErrorsWithTheLine(t *testing.T) {
 	})
 }
 
+// generate.orphaned is not a Kyverno field: the run shows the policy refused
+// as a real API server refuses it, at the field's line, with the field the
+// author meant (a failed run, answered 200 with its timeline, as the CLI's).
+func TestRunRefusesGenerateOrphaned(t *testing.T) {
+	h := api.Handler(api.Options{})
+	body, err := os.ReadFile("../site/examples/default-deny-netpol.yaml")
+	require.NoError(t, err)
+	text := string(body)
+	require.Contains(t, text, "synchronize: true\n")
+	lines := strings.Split(text[:strings.Index(text, "synchronize: true\n")], "\n")
+	indent := lines[len(lines)-1]
+	text = strings.Replace(text, "synchronize: true\n", "synchronize: true\n"+indent+"orphaned: true\n", 1)
+	res := do(t, h, http.MethodPost, "/api/v1/run", "text/yaml", []byte(text))
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	var out timeline.Result
+	require.NoError(t, json.NewDecoder(res.Body).Decode(&out))
+	require.NotEmpty(t, out.Diagnostics)
+	assert.Equal(t, `strict decoding error: unknown field "spec.rules[0].generate.orphaned"; did you mean "orphanDownstreamOnPolicyDelete"?`, out.Diagnostics[0].Message)
+	assert.Equal(t, len(lines)+1, out.Diagnostics[0].Line, "at the orphaned line")
+	assert.Equal(t, "error", out.Diagnostics[0].Severity)
+}
+
 func TestMalformedRequests(t *testing.T) {
 	h := api.Handler(api.Options{})
 	tests := []struct {

@@ -5,15 +5,17 @@ import (
 	"io/fs"
 
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/scenario"
 )
 
-// KyvernoVersion is the Kyverno release whose behaviour genplay follows:
-// the one place it is written (the Makefile's KYVERNO_VERSION, for the
+// KyvernoVersion is the Kyverno release whose behaviour genplay follows,
+// written once in engine/internal/upstream (whose links to Kyverno's code
+// the timeline's reasons cite); the Makefile's KYVERNO_VERSION, for the
 // differential tests, and the playground's About panel are checked
-// against it).
-const KyvernoVersion = "v1.19.0"
+// against it.
+const KyvernoVersion = upstream.Version
 
 // Options change how a scenario runs.
 type Options struct {
@@ -49,18 +51,27 @@ type Options struct {
 	// itself does not import it, so that a build without it (the browser's
 	// core wasm) stays free of cel-go; such a build answers a scenario that
 	// writes a GeneratingPolicy with a skip that says so.
-	Families []generate.NewFamily
+	Families []Family
 	// PolicyExceptions is Kyverno's --enablePolicyException for the CEL
 	// family: off, as in the Helm chart; Kyverno's conformance suite runs
 	// with it on (genplay test turns it on, genplay run has a flag).
 	PolicyExceptions bool
+	// KeepUIDs keeps the metadata.uid an applied object sets, as Kyverno's
+	// CLI does for a kyverno-test.yaml's resources (a real API server
+	// assigns its own): results and generated objects that refer to it
+	// (an ownerReference's uid) then match.
+	KeepUIDs bool
+	// Values stand in for context and request data, as a kyverno-test.yaml's
+	// values file does for Kyverno's CLI; nil: none.
+	Values *Values
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.
-type Override struct {
-	Synchronize                    *bool `json:"synchronize,omitempty"`
-	OrphanDownstreamOnPolicyDelete *bool `json:"orphanDownstreamOnPolicyDelete,omitempty"`
-}
+type Override = generate.Override
+
+// Values stand in for context and request data, as a kyverno-test.yaml's
+// values file does for Kyverno's CLI (package engine/clitest reads them).
+type Values = generate.Values
 
 // MaxInputBytes bounds a scenario's size.
 const MaxInputBytes = 2 << 20

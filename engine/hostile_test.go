@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -189,4 +190,63 @@ func watchPeakHeap() func() uint64 {
 		}
 	}()
 	return func() uint64 { close(stop); return <-done }
+}
+
+// TestOneCallOrOneWriteCannotDoTheDamage runs the second round's table
+// (hostile.Bounded: CEL calls priced before they run, objects built from
+// many references to one value): each ends with what was exceeded, within
+// a bounded allocation, the same bytes twice, and (by hash) the same bytes
+// natively and as js/wasm. The work budget is the default: each stops at
+// one call or one write, not by running the budget down.
+func TestOneCallOrOneWriteCannotDoTheDamage(t *testing.T) {
+	golden := filepath.Join("testdata", "bounded.sha256")
+	want := map[string]string{}
+	if data, err := os.ReadFile(golden); err == nil {
+		for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if sum, name, ok := strings.Cut(line, "  "); ok {
+				want[name] = sum
+			}
+		}
+	}
+	got := map[string]string{}
+	update := os.Getenv("GENPLAY_UPDATE") != ""
+	defer func() {
+		if !update {
+			return
+		}
+		var b strings.Builder
+		for _, in := range hostile.Bounded() {
+			fmt.Fprintf(&b, "%s  %s\n", got[in.Name], in.Name)
+		}
+		require.NoError(t, os.WriteFile(golden, []byte(b.String()), 0o644))
+	}()
+	for _, in := range hostile.Bounded() {
+		t.Run(in.Name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			peak := watchPeakHeap()
+			start := time.Now()
+			res := Run("bounded.yaml", in.Data, Options{Families: celFamilies})
+			elapsed := time.Since(start)
+			high := peak()
+			runtime.ReadMemStats(&after)
+			out, err := timeline.Marshal(res)
+			require.NoError(t, err)
+			assert.False(t, IsInternalError(res), "no panic")
+			assert.Contains(t, string(out), in.Want)
+			again, err := timeline.Marshal(Run("bounded.yaml", in.Data, Options{Families: celFamilies}))
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(out, again), "the same input gives the same bytes")
+			sum := sha256.Sum256(out)
+			got[in.Name] = hex.EncodeToString(sum[:])
+			if !update {
+				assert.Equal(t, want[in.Name], got[in.Name], "the answer's bytes (GENPLAY_UPDATE=1 refreshes %s)", golden)
+			}
+			alloc := after.TotalAlloc - before.TotalAlloc
+			assert.LessOrEqual(t, alloc, uint64(256<<20), "bytes allocated")
+			t.Logf("| %s | %d B in | %s | %.2f s | peak heap %d MB, %d MB allocated, answer %d KB |",
+				in.Name, len(in.Data), runOutcome(res), elapsed.Seconds(), high>>20, alloc>>20, len(out)>>10)
+		})
+	}
 }

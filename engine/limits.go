@@ -84,7 +84,7 @@ func countOperations(ops []scenario.Operation) int {
 // a limit by at most what one reconcile may do (a chain ChainDepth deep).
 func (s *Session) overLimit() error {
 	l := s.opts.Limits
-	if err := s.ctrl.Exhausted(); err != nil {
+	if err := s.core.Exhausted(); err != nil {
 		return err
 	}
 	if err := s.budget.Err(); err != nil {
@@ -172,6 +172,13 @@ func (t *timelineSize) marshal(v any, prefix string) int {
 	return t.buf.Len() - 1
 }
 
+// stoppedPrefix begins the diagnostic of a run a limit or a cancellation
+// stopped; LimitPrefix the one of a limit (ErrLimit).
+const (
+	stoppedPrefix = "run stopped: "
+	LimitPrefix   = stoppedPrefix + "limit exceeded"
+)
+
 // limited reports whether a limit has stopped the run; the first time, it
 // records why as an error diagnostic at pos and fails the run.
 func (r *runner) limited(pos source.Pos) bool {
@@ -190,7 +197,7 @@ func (r *runner) limited(pos source.Pos) bool {
 	if pos.Line == 0 {
 		pos = r.t.Pos
 	}
-	r.diag(pos, "run stopped: "+err.Error())
+	r.diag(pos, stoppedPrefix+err.Error())
 	return true
 }
 

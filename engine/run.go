@@ -12,6 +12,7 @@ import (
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -31,7 +32,7 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 	tests, diags := scenario.LoadData(opts.Files, file, data)
 	diags = diags.Capped(maxDiagnostics)
 	if diags.HasErrors() {
-		return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: timeline.Diagnostics(diags)}
+		return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: diagnostics(diags)}
 	}
 	if len(tests) == 0 {
 		return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
@@ -40,7 +41,7 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 		}}}
 	}
 	res = RunTest(tests[0], opts)
-	res.Diagnostics = append(timeline.Diagnostics(diags), res.Diagnostics...)
+	res.Diagnostics = append(diagnostics(diags), res.Diagnostics...)
 	return res
 }
 
@@ -99,6 +100,8 @@ type runner struct {
 	// positioned is set when the current write was rejected with
 	// diagnostics that already point at the offending fields.
 	positioned bool
+	// scratch is the test's scratch folder, which its scripts share.
+	scratch *shell.Scratch
 }
 
 // errSkip stops a test that cannot be simulated honestly.
@@ -123,7 +126,7 @@ func (r *runner) run() {
 	}
 	if r.needsNamespace() {
 		r.s.begin("", "namespace", "chainsaw creates the test namespace "+r.ns)
-		if _, err := r.s.ctrl.Create(Admin, resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": r.ns}}); err == nil {
+		if _, err := r.s.core.Create(Admin, resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": r.ns}}); err == nil {
 			r.s.userEvent(timeline.ActionCreated, resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: r.ns},
 				"chainsaw creates a namespace for each test and puts namespaced resources without a namespace there")
 		}

@@ -10,10 +10,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -106,7 +108,7 @@ func TestServeListsNoDirectories(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte("<title>genplay</title>"), 0o644))
 	require.NoError(t, os.MkdirAll(filepath.Join(dir, "assets"), 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "assets", "a.js"), []byte("x"), 0o644))
-	srv := httptest.NewServer(serveHandler(dir))
+	srv := httptest.NewServer(serveHandler(dir, engine.Run))
 	defer srv.Close()
 	get := func(p string) (int, string) {
 		res, err := http.Get(srv.URL + p)
@@ -126,3 +128,85 @@ func TestServeListsNoDirectories(t *testing.T) {
 }
 
 var _ = engine.MaxInputBytes
+
+// testWithin runs genplay test with args and fails the test, instead of
+// hanging, when it takes more than a minute (a FIFO would block forever).
+func testWithin(t *testing.T, args []string) (int, string) {
+	t.Helper()
+	type result struct {
+		code   int
+		stderr string
+	}
+	done := make(chan result, 1)
+	go func() {
+		var stdout, stderr bytes.Buffer
+		code := testCommand(args, &stdout, &stderr)
+		done <- result{code, stderr.String() + stdout.String()}
+	}()
+	select {
+	case r := <-done:
+		return r.code, r.stderr
+	case <-time.After(time.Minute):
+		t.Fatal("genplay test hangs")
+		return 0, ""
+	}
+}
+
+func TestTheFilesAroundATestAreChecked(t *testing.T) {
+	scenarioText := "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: t\nspec:\n  steps:\n  - try:\n    - apply:\n        resource: {apiVersion: v1, kind: Namespace, metadata: {name: a}}\n"
+	folder := func(t *testing.T) string {
+		dir := t.TempDir()
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "chainsaw-test.yaml"), []byte(scenarioText), 0o644))
+		return dir
+	}
+	t.Run("a .chainsaw.yaml that is a FIFO", func(t *testing.T) {
+		dir := folder(t)
+		require.NoError(t, syscall.Mkfifo(filepath.Join(dir, ".chainsaw.yaml"), 0o600))
+		code, out := testWithin(t, []string{dir})
+		assert.Equal(t, 2, code)
+		assert.Contains(t, out, "a named pipe (FIFO), not a regular file")
+	})
+	t.Run("a .chainsaw.yaml that links to /dev/zero", func(t *testing.T) {
+		dir := folder(t)
+		require.NoError(t, os.Symlink("/dev/zero", filepath.Join(dir, ".chainsaw.yaml")))
+		code, out := testWithin(t, []string{dir})
+		assert.Equal(t, 2, code)
+		assert.Contains(t, out, "a device, not a regular file")
+	})
+	t.Run("a .chainsaw.yaml in the working directory that is a FIFO", func(t *testing.T) {
+		dir, cwd := folder(t), t.TempDir()
+		require.NoError(t, syscall.Mkfifo(filepath.Join(cwd, ".chainsaw.yaml"), 0o600))
+		t.Chdir(cwd)
+		code, out := testWithin(t, []string{dir})
+		assert.Equal(t, 2, code)
+		assert.Contains(t, out, "a named pipe (FIFO), not a regular file")
+	})
+	t.Run("--config /dev/zero", func(t *testing.T) {
+		code, out := testWithin(t, []string{"--config", "/dev/zero", folder(t)})
+		assert.Equal(t, 2, code)
+		assert.Contains(t, out, "--config: /dev/zero: a device, not a regular file")
+	})
+	t.Run("--config of a file over the size limit", func(t *testing.T) {
+		big := filepath.Join(t.TempDir(), "big.yaml")
+		require.NoError(t, os.WriteFile(big, bytes.Repeat([]byte("#"), maxFileBytes+1), 0o644))
+		code, out := testWithin(t, []string{"--config", big, folder(t)})
+		assert.Equal(t, 2, code)
+		assert.Contains(t, out, "the file is larger than 2097152 bytes")
+	})
+	t.Run("a kyverno-test.yaml that names one large file a thousand times", func(t *testing.T) {
+		dir := t.TempDir()
+		big := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: default\ndata:\n  v: " + strings.Repeat("x", 1_900_000) + "\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "big.yaml"), []byte(big), 0o644))
+		test := "apiVersion: cli.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: many\npolicies: [big.yaml]\nresources: [" +
+			strings.TrimSuffix(strings.Repeat("big.yaml, ", 1000), ", ") + "]\nresults: []\n"
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "kyverno-test.yaml"), []byte(test), 0o644))
+		var before runtime.MemStats
+		runtime.ReadMemStats(&before)
+		code, out := testWithin(t, []string{dir})
+		var after runtime.MemStats
+		runtime.ReadMemStats(&after)
+		assert.Equal(t, 1, code)
+		assert.Contains(t, out, "the files this test names add up to more than 8388608 bytes")
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<30))
+	})
+}

@@ -133,3 +133,23 @@ func TestExportedConformanceTestsPass(t *testing.T) {
 	t.Logf("%d of %d conformance tests export, and their exports pass genplay test", exported, len(tests))
 	assert.GreaterOrEqual(t, exported, 160, "as many tests export as pass in genplay (run -o: chart permissions)")
 }
+
+// TestExportTakesThePermissionsOfTheClusterItIsFor: a policy that clones a
+// Secret is refused on a default Helm install (the background controller
+// may not create Secrets) and accepted on Kyverno's e2e install;
+// --permissions picks which cluster the exported test is for.
+func TestExportTakesThePermissionsOfTheClusterItIsFor(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "clone.yaml")
+	text := cheatSheetCase(t, "clone/downstream-deleted/sync-true-orphan-false")
+	require.NoError(t, os.WriteFile(src, []byte(text), 0o644))
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 1, run([]string{"export", src}, strings.NewReader(""), &stdout, &stderr), "chart: the policy is refused")
+	assert.Contains(t, stderr.String(), "for resource v1/Secret")
+	stdout.Reset()
+	stderr.Reset()
+	assert.Equal(t, 0, run([]string{"export", "--permissions", "kyverno-e2e", src}, strings.NewReader(""), &stdout, &stderr), stderr.String())
+	assert.Contains(t, stdout.String(), "# genplay: Kyverno created")
+	stderr.Reset()
+	assert.Equal(t, 2, run([]string{"export", "--permissions", "root", src}, strings.NewReader(""), &stdout, &stderr))
+	assert.Contains(t, stderr.String(), "unknown permissions")
+}

@@ -162,3 +162,61 @@ func stoppedRun(ctx context.Context, stderr io.Writer, command string) bool {
 	fmt.Fprintf(stderr, "genplay %s: stopped: %v (not a verdict on your input; it is unchanged)\n", command, context.Cause(ctx))
 	return true
 }
+
+// userInput is a file the user gave a command, as read ("<stdin>" for
+// standard input).
+type userInput struct {
+	file string
+	data []byte
+}
+
+// guarded is the part of a command that works on the user's input under
+// genplay's safety nets. ctx is what engine runs take: guard cancels it past
+// runTimeout or memoryLimit.
+type guarded struct {
+	ctx     context.Context
+	command string
+	inputs  []userInput
+	stderr  io.Writer
+}
+
+// withInput runs body, a command's work on inputs, under the safety nets:
+// a panic is genplay's internal error, and a run stopped by time or memory
+// is no verdict on the input; both exit 3 and say where the input is
+// (keepInput), so nothing the user typed is lost.
+func withInput(stderr io.Writer, command string, inputs []userInput, body func(g *guarded) int) (code int) {
+	g := &guarded{command: command, inputs: inputs, stderr: stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			code = g.internalError(fmt.Sprintf(": %v", r))
+		}
+	}()
+	ctx, stop := guard()
+	defer stop()
+	g.ctx = ctx
+	return body(g)
+}
+
+// stopped reports whether a safety net stopped the run, and then says so
+// and where the input is: the command exits 3.
+func (g *guarded) stopped() bool {
+	if !stoppedRun(g.ctx, g.stderr, g.command) {
+		return false
+	}
+	g.keep()
+	return true
+}
+
+// internalError reports genplay's internal error (detail follows "please
+// report it") and where the input is, and returns the exit status, 3.
+func (g *guarded) internalError(detail string) int {
+	fmt.Fprintf(g.stderr, "genplay: internal error (please report it)%s\n", detail)
+	g.keep()
+	return 3
+}
+
+func (g *guarded) keep() {
+	for _, in := range g.inputs {
+		keepInput(g.stderr, in.file, in.data)
+	}
+}

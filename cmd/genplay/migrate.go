@@ -78,35 +78,37 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "genplay migrate: -o %q: want yaml or json\n", *output)
 		return 2
 	}
-	var results []*migrate.FileResult
-	bad := false
-	for _, file := range fs.Args() {
+	inputs := make([]userInput, fs.NArg())
+	for i, f := range fs.Args() {
+		inputs[i] = userInput{file: f}
+	}
+	return withInput(stderr, "migrate", inputs, func(*guarded) int {
+		results, ok := convertAll(fs.Args(), stderr)
+		if !ok {
+			return 2
+		}
+		return writeConverted(results, *output, stdout, stderr)
+	})
+}
+
+// convertAll converts every file or folder; ok is false when one could not
+// be read or holds nothing to convert (said on stderr at its line).
+func convertAll(files []string, stderr io.Writer) (results []*migrate.FileResult, ok bool) {
+	ok = true
+	for _, file := range files {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			// A folder: Kyverno's chainsaw test layout, policies in files.
-			t, _, diags := loadScenario(file)
-			for _, d := range diags {
-				fmt.Fprintf(stderr, "%s: %s\n", displayFSPath(d.Pos.File), d.Message)
-			}
-			if t == nil {
-				bad = true
+			res := convertFolder(file, stderr)
+			if res == nil {
+				ok = false
 				continue
 			}
-			conv := migrate.ConvertTest(t)
-			if len(conv.Policies) == 0 {
-				fmt.Fprintf(stderr, "genplay migrate: %s: the chainsaw Test writes no kyverno.io ClusterPolicy or Policy\n", file)
-				bad = true
-				continue
-			}
-			for i := range conv.Findings {
-				conv.Findings[i].Pos.File = displayFSPath(conv.Findings[i].Pos.File)
-			}
-			results = append(results, &migrate.FileResult{File: file, Policies: conv.Policies, Findings: conv.Findings})
+			results = append(results, res)
 			continue
 		}
 		data, err := readInput(file)
 		if err != nil {
 			fmt.Fprintf(stderr, "genplay migrate: %v\n", err)
-			bad = true
+			ok = false
 			continue
 		}
 		res, diags := convertFile(file, data)
@@ -114,14 +116,39 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "%s: %s\n", d.Pos, d.Message)
 		}
 		if diags.HasErrors() || res == nil {
-			bad = true
+			ok = false
 			continue
 		}
 		results = append(results, res)
 	}
-	if bad {
-		return 2
+	return results, ok
+}
+
+// convertFolder converts a folder in Kyverno's chainsaw test layout, its
+// policies in files; nil when it cannot (said on stderr).
+func convertFolder(dir string, stderr io.Writer) *migrate.FileResult {
+	t, _, diags := loadScenario(dir)
+	for _, d := range diags {
+		fmt.Fprintf(stderr, "%s: %s\n", displayFSPath(d.Pos.File), d.Message)
 	}
+	if t == nil {
+		return nil
+	}
+	conv := migrate.ConvertTest(t)
+	if len(conv.Policies) == 0 {
+		fmt.Fprintf(stderr, "genplay migrate: %s: the chainsaw Test writes no kyverno.io ClusterPolicy or Policy\n", dir)
+		return nil
+	}
+	for i := range conv.Findings {
+		conv.Findings[i].Pos.File = displayFSPath(conv.Findings[i].Pos.File)
+	}
+	return &migrate.FileResult{File: dir, Policies: conv.Policies, Findings: conv.Findings}
+}
+
+// writeConverted prints the converted policies (or tests) and the findings,
+// and returns the exit status: 0 every rule converted fully, 1 not, 3 a
+// converted policy genplay's validation rejects (a bug of the converter).
+func writeConverted(results []*migrate.FileResult, output string, stdout, stderr io.Writer) int {
 	// What genplay writes must pass genplay's validation (Kyverno's rules);
 	// if it does not, that is a bug of the converter, said as such.
 	invalid := false
@@ -131,7 +158,7 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 			invalid = true
 		}
 	}
-	if *output == "json" {
+	if output == "json" {
 		writeMigrateJSON(stdout, results)
 	} else {
 		var docs []string
@@ -146,17 +173,8 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, strings.Join(docs, "---\n"))
 	}
 	full, partial, none := countRules(results)
-	kept := 0
-	for _, r := range results {
-		for _, p := range r.Policies {
-			if p.Kept != nil {
-				rules, _ := p.Kept["spec"].(map[string]any)["rules"].([]any)
-				kept += len(rules)
-			}
-		}
-	}
 	fmt.Fprintf(stderr, "genplay migrate: %d rules converted fully, %d partly, %d not at all", full, partial, none)
-	if kept > 0 {
+	if kept := keptRules(results); kept > 0 {
 		fmt.Fprintf(stderr, "; %d rules of other types kept in their ClusterPolicy/Policy", kept)
 	}
 	fmt.Fprintln(stderr)
@@ -169,6 +187,21 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// keptRules counts the rules of other types kept in their ClusterPolicy or
+// Policy.
+func keptRules(results []*migrate.FileResult) int {
+	kept := 0
+	for _, r := range results {
+		for _, p := range r.Policies {
+			if p.Kept != nil {
+				rules, _ := p.Kept["spec"].(map[string]any)["rules"].([]any)
+				kept += len(rules)
+			}
+		}
+	}
+	return kept
 }
 
 // convertFile converts a policy file, or a chainsaw Test with its policies
@@ -283,23 +316,28 @@ func compareCommand(path, output string, permissions engine.Permissions, stdout,
 		}
 		return 2
 	}
-	c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions})
-	for i := range c.Conversion.Findings {
-		c.Conversion.Findings[i].Pos.File = displayFSPath(c.Conversion.Findings[i].Pos.File)
-	}
-	if len(c.Conversion.Policies) == 0 {
-		fmt.Fprintf(stderr, "genplay migrate --compare: %s writes no kyverno.io ClusterPolicy or Policy\n", path)
-		return 2
-	}
-	if output == "json" {
-		writeCompareJSON(stdout, c)
-	} else {
-		writeCompareText(stdout, c)
-	}
-	if c.Differs() {
-		return 1
-	}
-	return 0
+	return withInput(stderr, "migrate --compare", []userInput{{file: path}}, func(g *guarded) int {
+		c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions, Context: g.ctx})
+		if g.stopped() {
+			return 3
+		}
+		for i := range c.Conversion.Findings {
+			c.Conversion.Findings[i].Pos.File = displayFSPath(c.Conversion.Findings[i].Pos.File)
+		}
+		if len(c.Conversion.Policies) == 0 {
+			fmt.Fprintf(stderr, "genplay migrate --compare: %s writes no kyverno.io ClusterPolicy or Policy\n", path)
+			return 2
+		}
+		if output == "json" {
+			writeCompareJSON(stdout, c)
+		} else {
+			writeCompareText(stdout, c)
+		}
+		if c.Differs() {
+			return 1
+		}
+		return 0
+	})
 }
 
 // displayFSPath shows a path of the volume-rooted file system relative to

@@ -21,7 +21,7 @@ import (
 )
 
 // The round trip: every scenario of site/examples, the cheat sheet's
-// policies (engine/cheatsheet*_test.go, rebuilt in cheatSheetScenarios) and
+// ClusterPolicy cases (engine/testdata/cases/cheatsheet/clusterpolicy) and
 // Kyverno's ClusterPolicy conformance suite is converted; each converted
 // GeneratingPolicy must pass genplay's validation (Kyverno's rules), and the
 // scenario run on the converted policies must give the same downstreams
@@ -79,19 +79,13 @@ func TestMigrateRoundTrip(t *testing.T) {
 		require.Len(t, tests, 1)
 		results = append(results, runRoundTrip(t, "examples/"+filepath.Base(f), tests[0], engine.Options{Families: families}))
 	}
-	// the cheat sheet
-	for _, c := range cheatSheetScenarios() {
-		tests, diags := scenario.Parse(c.name+".yaml", []byte(c.text))
-		require.False(t, diags.HasErrors(), "%s: %v", c.name, diags)
-		// As in engine's cheat-sheet tests: generate semantics, not the
-		// background controller's permissions (the clone rows copy Secrets).
-		results = append(results, runRoundTrip(t, "cheatsheet/"+c.name, tests[0], engine.Options{Families: families, Permissions: engine.PermissionsUnchecked}))
-	}
-	// the cheat sheet's cloneList and foreach policies (engine/cheatsheet_clone_test.go)
-	for name, text := range cheatSheetExtras() {
-		tests, diags := scenario.Parse(name+".yaml", []byte(text))
-		require.False(t, diags.HasErrors(), "%s: %v", name, diags)
-		results = append(results, runRoundTrip(t, "cheatsheet/"+name, tests[0], engine.Options{Families: families, Permissions: engine.PermissionsUnchecked}))
+	// the cheat sheet's ClusterPolicy cases (engine/testdata/cases); the
+	// clone rows copy Secrets, so the background controller's permissions
+	// are not checked.
+	for _, f := range cheatSheetFiles(t) {
+		tests, diags := scenario.Parse(f, []byte(cheatSheetCase(t, strings.TrimSuffix(f, ".yaml"))))
+		require.False(t, diags.HasErrors(), "%s: %v", f, diags)
+		results = append(results, runRoundTrip(t, "cheatsheet/clusterpolicy/"+strings.TrimSuffix(f, ".yaml"), tests[0], engine.Options{Families: families, Permissions: engine.PermissionsUnchecked}))
 	}
 	// Kyverno's ClusterPolicy suite
 	dir := filepath.Join(conformanceDir(t), "generate")
@@ -256,73 +250,4 @@ func genericReason(msg string) string {
 		msg = msg[:strings.Index(msg, " {{")] + msg[i:]
 	}
 	return msg
-}
-
-// cheatSheetExtras are the cheat sheet's cloneList and foreach policies
-// with a setup that makes them generate.
-func cheatSheetExtras() map[string]string {
-	ns := func(name, labels string) string {
-		return applyOp("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: " + name + "\n  labels: {" + labels + "}\n")
-	}
-	out := map[string]string{}
-	for _, sync := range []bool{true, false} {
-		cloneList := fmt.Sprintf(`apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata:
-  name: sync-bundle
-spec:
-  rules:
-  - name: copy-bundle
-    match:
-      any:
-      - resources:
-          kinds: [Namespace]
-          selector:
-            matchLabels:
-              bundle: "true"
-    generate:
-      namespace: "{{request.object.metadata.name}}"
-      synchronize: %t
-      cloneList:
-        namespace: platform
-        kinds: [v1/Secret, v1/ConfigMap]
-        selector:
-          matchLabels:
-            share: "true"
-`, sync)
-		setup := ns("platform", "") + "\n" +
-			applyOp("apiVersion: v1\nkind: Secret\nmetadata:\n  name: token\n  namespace: platform\n  labels: {share: \"true\"}\ndata:\n  t: eA==\n") + "\n" +
-			applyOp("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n  namespace: platform\n  labels: {share: \"true\"}\ndata:\n  a: b\n")
-		out[fmt.Sprintf("clonelist-sync-%t", sync)] = cheatScenario("clonelist", cloneList, setup, ns("team-a", "bundle: \"true\""))
-		foreach := fmt.Sprintf(`apiVersion: kyverno.io/v1
-kind: ClusterPolicy
-metadata:
-  name: per-team
-spec:
-  rules:
-  - name: quota-per-team
-    match:
-      any:
-      - resources:
-          kinds: [ConfigMap]
-          names: [teams]
-          namespaces: [platform]
-    generate:
-      synchronize: %t
-      foreach:
-      - list: "request.object.data.teams | split(@, ',')"
-        apiVersion: v1
-        kind: ResourceQuota
-        name: quota
-        namespace: "{{element}}"
-        data:
-          spec:
-            hard:
-              pods: "{{ to_string(elementIndex) }}0"
-`, sync)
-		setup = ns("platform", "") + "\n" + ns("team-a", "") + "\n" + ns("team-b", "")
-		out[fmt.Sprintf("foreach-sync-%t", sync)] = cheatScenario("foreach", foreach, setup,
-			applyOp("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: teams\n  namespace: platform\ndata:\n  teams: team-a,team-b\n"))
-	}
-	return out
 }

@@ -147,13 +147,9 @@ func TestMigrateCompare(t *testing.T) {
 		assert.Contains(t, out, "labels that differ by family (not compared): generate.kyverno.io/policy-namespace, generate.kyverno.io/rule-name")
 		assert.Contains(t, out, "0 of 4 steps differ")
 	})
-	var deletedTwice string
-	for _, c := range cheatSheetScenarios() {
-		if c.ev.name == "the downstream is deleted a second time" && c.sync && !c.orphan {
-			deletedTwice = c.text
-		}
-	}
-	require.NotEmpty(t, deletedTwice)
+	// The case without its outcome step: the runs differ at the event.
+	deletedTwice := cheatSheetCase(t, "data/downstream-deleted-twice/sync-true-orphan-false")
+	deletedTwice = deletedTwice[:strings.Index(deletedTwice, "  - name: outcome\n")]
 	t.Run("a family difference is told apart, with each side's reasons", func(t *testing.T) {
 		code, out, _ := migrateRun("--compare", writeTemp(t, "s.yaml", deletedTwice))
 		assert.Equal(t, 1, code)
@@ -174,22 +170,23 @@ func TestMigrateCompare(t *testing.T) {
 	t.Run("each difference is told apart by the rule it comes from", func(t *testing.T) {
 		// A second rule that converts partly: the NetworkPolicy rule's
 		// difference stays a family difference.
-		policy := cheatNetpol(true, false, "", bothPolicyTypes) + `  - name: settings
-    match:
-      any:
-      - resources:
-          kinds: [Namespace]
-    generate:
-      apiVersion: v1
-      kind: ConfigMap
-      name: settings
-      namespace: "{{request.object.metadata.name}}"
-      synchronize: true
+		rule := `- name: settings
+  match:
+    any:
+    - resources:
+        kinds: [Namespace]
+  generate:
+    apiVersion: v1
+    kind: ConfigMap
+    name: settings
+    namespace: "{{request.object.metadata.name}}"
+    synchronize: true
+    data:
       data:
-        data:
-          x: "{{ lookup(request.object.metadata.labels, 'env') }}"
-`
-		text := cheatScenario("two-rules", policy, applyOp(netpolNamespace), deleteNetpol+"- sleep:\n    duration: 1s\n"+deleteNetpol)
+        x: "{{ lookup(request.object.metadata.labels, 'env') }}"`
+		const last = "                    policyTypes: [Ingress, Egress]\n"
+		require.Contains(t, deletedTwice, last)
+		text := strings.Replace(deletedTwice, last, last+indentLines(rule, 12)+"\n", 1)
 		code, out, _ := migrateRun("--compare", "-o", "json", writeTemp(t, "s.yaml", text))
 		assert.Equal(t, 1, code)
 		var got struct {
@@ -239,12 +236,7 @@ func TestMigrateCompare(t *testing.T) {
 		assert.Equal(t, []string{"family"}, causes)
 	})
 	t.Run("a policy one family rejects is a difference of its own", func(t *testing.T) {
-		var clone string
-		for _, c := range cheatSheetScenarios() {
-			if c.ev.clone && c.sync {
-				clone = c.text
-			}
-		}
+		clone := cheatSheetCase(t, "clone/policy-deleted/sync-true-orphan-true")
 		// A default Helm install: the background controller may not
 		// manage Secrets, which Kyverno checks for ClusterPolicies only.
 		code, out, _ := migrateRun("--compare", writeTemp(t, "s.yaml", clone))
@@ -266,4 +258,13 @@ func TestMigrateCompare(t *testing.T) {
 		assert.Equal(t, 2, code)
 		assert.Contains(t, errs, "writes no kyverno.io ClusterPolicy or Policy")
 	})
+}
+
+// indentLines indents every line of s by n spaces.
+func indentLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.Repeat(" ", n) + l
+	}
+	return strings.Join(lines, "\n")
 }

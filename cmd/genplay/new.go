@@ -49,48 +49,55 @@ func newCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		files = append(files, scaffold.File{Name: name, Data: data})
 	}
-	var dir string
-	if len(files) > 0 {
-		dir = filepath.Dir(files[0].Name)
+	inputs := make([]userInput, len(files))
+	for i, f := range files {
+		inputs[i] = userInput{f.Name, f.Data}
 	}
-	res, err := scaffold.WrapFiles(files, scaffold.Options{ReadFile: func(name string) ([]byte, error) {
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(dir, name)
+	return withInput(stderr, "new", inputs, func(g *guarded) int {
+		var dir string
+		if len(files) > 0 {
+			dir = filepath.Dir(files[0].Name)
 		}
-		return readInput(name)
-	}})
-	if err != nil {
-		if ds, ok := err.(source.Diagnostics); ok {
-			for _, d := range ds {
-				fmt.Fprintf(stderr, "%s: %s\n", d.Pos, d.Message)
+		res, err := scaffold.WrapFiles(files, scaffold.Options{ReadFile: func(name string) ([]byte, error) {
+			if !filepath.IsAbs(name) {
+				name = filepath.Join(dir, name)
 			}
-		} else {
-			fmt.Fprintf(stderr, "genplay new: %v\n", err)
-		}
-		if isInternal(err) {
-			return 3
-		}
-		return 2
-	}
-	if *output == "json" {
-		out, err := json.MarshalIndent(res, "", "  ")
+			return readInput(name)
+		}})
 		if err != nil {
-			fmt.Fprintf(stderr, "genplay new: %v\n", err)
-			return 3
+			if ds, ok := err.(source.Diagnostics); ok {
+				for _, d := range ds {
+					fmt.Fprintf(stderr, "%s: %s\n", d.Pos, d.Message)
+				}
+			} else {
+				fmt.Fprintf(stderr, "genplay new: %v\n", err)
+			}
+			if isInternal(err) {
+				g.keep()
+				return 3
+			}
+			return 2
 		}
-		fmt.Fprintf(stdout, "%s\n", out)
-	} else {
-		fmt.Fprint(stdout, res.Scenario)
+		if *output == "json" {
+			out, err := json.MarshalIndent(res, "", "  ")
+			if err != nil {
+				fmt.Fprintf(stderr, "genplay new: %v\n", err)
+				return 3
+			}
+			fmt.Fprintf(stdout, "%s\n", out)
+		} else {
+			fmt.Fprint(stdout, res.Scenario)
+			for _, n := range res.Notes {
+				fmt.Fprintln(stderr, n.String())
+			}
+		}
 		for _, n := range res.Notes {
-			fmt.Fprintln(stderr, n.String())
+			if n.Warning {
+				return 1
+			}
 		}
-	}
-	for _, n := range res.Notes {
-		if n.Warning {
-			return 1
-		}
-	}
-	return 0
+		return 0
+	})
 }
 
 func isInternal(err error) bool { return strings.HasPrefix(err.Error(), "internal error:") }

@@ -37,7 +37,7 @@ func reportRun(report *suite.Report, start time.Time, d time.Duration) *testrepo
 	for _, o := range report.Tests {
 		t := testreport.Test{Folder: filepath.ToSlash(filepath.Dir(o.Path)), File: o.Path, Name: o.Name, Kind: "chainsaw",
 			Namespace: o.Namespace, Reason: o.Reason, Detail: o.Detail, Start: o.Start, Duration: o.Duration}
-		if o.File.CLI {
+		if o.File.CLI || o.File.NoTest != "" {
 			t.Kind = "kyverno"
 		}
 		if t.Start.IsZero() {

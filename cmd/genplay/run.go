@@ -15,7 +15,7 @@ import (
 // runEngine is engine.Run; the crash-containment tests swap it.
 var runEngine = engine.Run
 
-func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output format: text or json")
@@ -54,48 +54,47 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) (code 
 		fmt.Fprintf(stderr, "genplay run: %v\n", err)
 		return 2
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			fmt.Fprintf(stderr, "genplay: internal error (please report it): %v\n", r)
-			keepInput(stderr, file, data)
-			code = 3
+	return withInput(stderr, "run", []userInput{{file, data}}, func(g *guarded) int {
+		// A test file's operations read the files next to it; standard
+		// input has no folder, so there an operation that names a file is
+		// an error.
+		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions}
+		var res *timeline.Result
+		if abs, err := filepath.Abs(file); err == nil && file != "<stdin>" {
+			fsys, fsPath := rootFS(abs)
+			opts.Files = fsys
+			res = runEngine(fsPath, data, opts)
+			showFiles(res, fsPath, filepath.ToSlash(file))
+		} else {
+			res = runEngine(file, data, opts)
 		}
-	}()
-	ctx, stop := guard()
-	defer stop()
-	// A test file's operations read the files next to it; standard input
-	// has no folder, so there an operation that names a file is an error.
-	var res *timeline.Result
-	if abs, err := filepath.Abs(file); err == nil && file != "<stdin>" {
-		fsys, fsPath := rootFS(abs)
-		res = runEngine(fsPath, data, engine.Options{Files: fsys, Context: ctx, Families: families, PolicyExceptions: *exceptions})
-		showFiles(res, fsPath, filepath.ToSlash(file))
-	} else {
-		res = runEngine(file, data, engine.Options{Context: ctx, Families: families, PolicyExceptions: *exceptions})
-	}
-	if stoppedRun(ctx, stderr, "run") {
-		keepInput(stderr, file, data)
-		return 3
-	}
-	if *output == "json" {
-		out, err := timeline.MarshalAs(res, *format)
-		if err != nil {
-			fmt.Fprintf(stderr, "genplay run: %v\n", err)
+		if g.stopped() {
 			return 3
 		}
-		_, _ = stdout.Write(out)
-	} else {
-		color := !*noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == ""
-		writeText(stdout, res, color)
-	}
-	if engine.IsInternalError(res) {
-		fmt.Fprintln(stderr, "genplay: internal error (please report it); the diagnostic says where")
-		keepInput(stderr, file, data)
-		return 3
-	}
+		if *output == "json" {
+			out, err := timeline.MarshalAs(res, *format)
+			if err != nil {
+				fmt.Fprintf(stderr, "genplay run: %v\n", err)
+				return 3
+			}
+			_, _ = stdout.Write(out)
+		} else {
+			writeText(stdout, res, !*noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == "")
+		}
+		if engine.IsInternalError(res) {
+			return g.internalError("; the diagnostic says where")
+		}
+		return runStatus(stderr, res, *output)
+	})
+}
+
+// runStatus is genplay run's exit status: 2 when the input cannot run
+// (said on stderr with -o json, whose stdout is the result), 1 when it
+// failed, 0 when it passed.
+func runStatus(stderr io.Writer, res *timeline.Result, output string) int {
 	for _, d := range res.Diagnostics {
 		if d.Severity == "error" && len(res.Steps) == 0 {
-			if *output == "json" {
+			if output == "json" {
 				fmt.Fprintf(stderr, "%s: %s\n", d.Where(), d.Message)
 			}
 			return 2
@@ -220,7 +219,7 @@ func actionText(action string, paint func(string, string) string) string {
 		return paint(red, action)
 	case timeline.ActionCreated, timeline.ActionRecreated:
 		return paint(green, action)
-	case timeline.ActionReverted, timeline.ActionUpdated, timeline.ActionUnlabelled:
+	case timeline.ActionReverted, timeline.ActionUpdated, timeline.ActionUnlabelled, timeline.ActionIgnored:
 		return paint(yellow, action)
 	default:
 		return strings.TrimSpace(action)

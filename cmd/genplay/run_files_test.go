@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 const fileTest = `apiVersion: chainsaw.kyverno.io/v1alpha1
@@ -86,4 +89,23 @@ func TestGenplayRunReadsTheFilesATestNames(t *testing.T) {
 	assert.Equal(t, 2, code)
 	assert.Contains(t, out.String(), "<stdin>:8:")
 	assert.Contains(t, out.String(), "no files can be read here")
+}
+
+// generate.orphaned is not a Kyverno field: genplay run shows the policy
+// refused as a real API server refuses it (strict field validation, what
+// chainsaw uses), at the field's line, and names the field the author meant;
+// the apply fails, so the run fails (exit 1), as chainsaw's would.
+func TestGenplayRunRefusesGenerateOrphaned(t *testing.T) {
+	body, err := os.ReadFile("../../site/examples/default-deny-netpol.yaml")
+	require.NoError(t, err)
+	text := strings.Replace(string(body), "                synchronize: true\n", "                synchronize: true\n                orphaned: true\n", 1)
+	require.NotEqual(t, string(body), text)
+	line := strings.Count(text[:strings.Index(text, "orphaned: true")], "\n") + 1
+	dir := writeFiles(t, map[string]string{"orphaned.yaml": text})
+	path := filepath.Join(relToCwd(t, dir), "orphaned.yaml")
+	var out, errOut bytes.Buffer
+	code := run([]string{"run", path}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, 1, code, out.String()+errOut.String())
+	assert.Contains(t, out.String(), "kube-apiserver rejected ClusterPolicy default-deny")
+	assert.Contains(t, out.String()+errOut.String(), fmt.Sprintf(`%s:%d:17: strict decoding error: unknown field "spec.rules[0].generate.orphaned"; did you mean "orphanDownstreamOnPolicyDelete"?`, filepath.ToSlash(path), line))
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/api"
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/site"
 )
 
@@ -20,8 +22,18 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on")
 	dir := fs.String("dir", "site/dist", "the built playground (make site)")
+	inProcess := fs.Bool("in-process", false, "run scenarios in the server's process rather than one process each (for debugging: a run that escapes the engine's limits can then take the server down)")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	run := engine.Run
+	if !*inProcess {
+		iso, err := newIsolated()
+		if err != nil {
+			fmt.Fprintf(stderr, "genplay serve: %v\n", err)
+			return 2
+		}
+		run = iso.run
 	}
 	if _, err := os.Stat(filepath.Join(*dir, "index.html")); err != nil {
 		fmt.Fprintf(stderr, "genplay serve: %s has no index.html: build the playground first (make site)\n", *dir)
@@ -35,7 +47,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "genplay playground: http://%s/\n", ln.Addr())
 	fmt.Fprintf(stdout, "genplay API: POST http://%s/api/v1/run, GET /api/v1/examples, GET /healthz\n", ln.Addr())
 	srv := &http.Server{
-		Handler:           serveHandler(*dir),
+		Handler:           serveHandler(*dir, run),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      api.DefaultTimeout + 10*time.Second,
@@ -50,10 +62,11 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 }
 
 // serveHandler serves the HTTP API (package api: /api/ and /healthz) and the
-// built site on one port.
-func serveHandler(dir string) http.Handler {
+// built site on one port; run runs a scenario (a process each, or
+// engine.Run).
+func serveHandler(dir string, run func(string, []byte, engine.Options) *timeline.Result) http.Handler {
 	mux := http.NewServeMux()
-	apiHandler := api.Handler(api.Options{Families: families})
+	apiHandler := api.Handler(api.Options{Families: families, Run: run})
 	mux.Handle("/api/", apiHandler)
 	mux.Handle("/healthz", apiHandler)
 	mux.Handle("/", siteHandler(dir))

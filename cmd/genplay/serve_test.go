@@ -14,12 +14,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine"
 )
 
 func TestServeHandler(t *testing.T) {
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.html"), []byte("<!doctype html><title>genplay</title>\n"), 0o644))
-	srv := httptest.NewServer(serveHandler(dir))
+	srv := httptest.NewServer(serveHandler(dir, engine.Run))
 	t.Cleanup(srv.Close)
 
 	post := func(t *testing.T, file string, body []byte) (int, []byte) {

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/genplay/genplay/engine/assert"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
@@ -17,8 +18,14 @@ import (
 // checks Verify makes after the run; or says why it cannot be simulated
 // (skip), or what is wrong with it (err).
 func Build(fsys fs.FS, file string, t Test) (test *scenario.Test, checks []Check, skip string, err error) {
-	b := &builder{t: t, files: Files{FS: fsys, Dir: path.Dir(file)}}
+	b := &builder{t: t, files: Files{FS: fsys, Dir: path.Dir(file), read: new(int)}}
 	if err := b.read(); err != nil {
+		return nil, nil, "", err
+	}
+	if b.values, err = ReadValues(fsys, file, t); err != nil {
+		if strings.Contains(err.Error(), "not simulated") {
+			return nil, nil, err.Error(), nil
+		}
 		return nil, nil, "", err
 	}
 	b.index()
@@ -39,9 +46,10 @@ type builder struct {
 	files                                  Files
 	policies, resources, sources, expected []scenario.Resource
 	// generating are the names of the GeneratingPolicies; rules the rules
-	// of the ClusterPolicies and Policies by "policy/rule", a Policy named
-	// namespace/name as Kyverno's CLI names it, and namespaced a Policy's
-	// name to that namespace/name.
+	// of the ClusterPolicies and Policies by "name/rule", and namespaced a
+	// Policy's name to its namespace/name. Kyverno's CLI matches a result's
+	// policy by the last segment of its name (commands/test/output.go), so
+	// a namespaced Policy is "name" or "namespace/name" in results.
 	generating map[string]bool
 	rules      map[string]*policy.Rule
 	namespaced map[string]string
@@ -49,6 +57,8 @@ type builder struct {
 	// the cluster after the run.
 	asserts []scenario.Operation
 	post    []Check
+	// values is the test's values file (nil without one).
+	values *ValuesFile
 }
 
 // read reads the files the test names: its policies (with the exceptions,
@@ -108,26 +118,28 @@ func (b *builder) index() {
 		if diags.HasErrors() || parsed == nil {
 			continue
 		}
-		name := parsed.Name
 		if parsed.Kind == policy.KindPolicy {
 			ns := parsed.Namespace
 			if ns == "" {
 				ns = "default"
 			}
-			name = ns + "/" + parsed.Name
-			b.namespaced[parsed.Name] = name
+			b.namespaced[parsed.Name] = ns + "/" + parsed.Name
 		}
 		for i := range parsed.Spec.Rules {
-			b.rules[name+"/"+parsed.Spec.Rules[i].Name] = &parsed.Spec.Rules[i]
+			b.rules[parsed.Name+"/"+parsed.Spec.Rules[i].Name] = &parsed.Spec.Rules[i]
 		}
 	}
 }
 
 // rule finds the generate rule result i names, or says why there is none.
 func (b *builder) rule(i int, r *Result) (rule *policy.Rule, skip string, err error) {
-	rule = b.rules[r.Policy+"/"+r.Rule]
-	if r.IsGeneratingPolicy || b.generating[r.Policy] && r.Rule == "" {
-		if !b.generating[r.Policy] {
+	name := r.Policy[strings.LastIndex(r.Policy, "/")+1:]
+	rule = b.rules[name+"/"+r.Rule]
+	if rule != nil && b.namespaced[name] != "" {
+		r.Policy = b.namespaced[name] // the Policy's downstreams carry its namespace
+	}
+	if r.IsGeneratingPolicy || b.generating[name] && r.Rule == "" {
+		if !b.generating[name] {
 			return nil, "", fmt.Errorf("results[%d]: no GeneratingPolicy %s among the policies", i, r.Policy)
 		}
 		r.Rule = "" // a GeneratingPolicy's downstreams carry no rule-name label
@@ -136,8 +148,6 @@ func (b *builder) rule(i int, r *Result) (rule *policy.Rule, skip string, err er
 	switch {
 	case rule == nil && strings.HasPrefix(r.Rule, "autogen-"):
 		return nil, fmt.Sprintf("results[%d] checks the autogen rule %s, which Kyverno derives from a validate, mutate or verifyImages rule: genplay simulates generate rules only", i, r.Rule), nil
-	case rule == nil && b.namespaced[r.Policy] != "" && b.rules[b.namespaced[r.Policy]+"/"+r.Rule] != nil:
-		return nil, "", fmt.Errorf("results[%d]: no policy %s: the namespaced Policy is named %s in results, as Kyverno's CLI requires", i, r.Policy, b.namespaced[r.Policy])
 	case rule == nil:
 		return nil, "", fmt.Errorf("results[%d]: no rule %s in policy %s", i, r.Rule, r.Policy)
 	case rule.Generate == nil:
@@ -166,8 +176,13 @@ func (b *builder) result(i int, r Result) (skip string, err error) {
 			if err != nil {
 				return "", err
 			}
-			for _, o := range objs {
+			for i, o := range objs {
 				defaultNamespace(o.Object)
+				// The CLI compares the generated resource with the file as
+				// it is: a value written "(( ... ))" (a template of a
+				// GeneratingPolicy, kept) or "(expr)" is text there, not
+				// one of chainsaw's expressions.
+				objs[i].Object = resource.Object(literal(map[string]any(o.Object)).(map[string]any))
 			}
 			b.expected = append(b.expected, objs...)
 			b.asserts = append(b.asserts, scenario.Operation{Type: scenario.OpAssert, Pos: b.t.Doc.Pos("results", i), Resources: objs})
@@ -188,15 +203,8 @@ func (b *builder) unsimulated() string {
 	switch {
 	case len(b.asserts) == 0 && len(b.post) == 0:
 		return "the test has no results for generate rules"
-	case b.t.Variables != "":
-		return "the test sets variables (" + b.t.Variables + "): values that stand in for context and request data are not simulated; genplay computes them from the simulated cluster"
 	case b.t.UserInfo != "":
 		return "the test sets userinfo (" + b.t.UserInfo + "), which genplay does not simulate"
-	}
-	for _, r := range b.resources {
-		if uid := r.Object.UID(); uid != "" {
-			return "the resource " + r.Object.Ref().String() + " sets metadata.uid; the CLI keeps it, but genplay's API server assigns its own, so results that refer to it cannot match"
-		}
 	}
 	return ""
 }
@@ -209,9 +217,33 @@ func (b *builder) scenario(file string) *scenario.Test {
 			defaultNamespace(r.Object)
 		}
 	}
+	// The values file's namespaces exist first.
+	if b.values != nil {
+		for _, ns := range b.values.Namespaces {
+			b.sources = append([]scenario.Resource{{Doc: b.t.Doc, Object: ns}}, b.sources...)
+		}
+	}
 	// The CLI generates into namespaces that need not exist; a cluster
 	// needs them, so they are created first, with the resources' own.
 	nsOps := namespacesFor(append(append(append([]scenario.Resource{}, b.sources...), b.resources...), b.expected...), b.t.Doc)
+	// The values file's namespaceSelector labels the namespaces it names.
+	var namespaces []resource.Object
+	for _, list := range [][]scenario.Resource{b.sources, b.resources} {
+		for _, r := range list {
+			namespaces = append(namespaces, r.Object)
+		}
+	}
+	for _, op := range nsOps {
+		for _, r := range op.Resources {
+			namespaces = append(namespaces, r.Object)
+		}
+	}
+	for _, name := range b.values.labelNamespaces(namespaces) {
+		// A namespace that exists already (default): labelled by an apply.
+		ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
+		b.values.labelNamespaces([]resource.Object{ns})
+		nsOps = append(nsOps, scenario.Operation{Type: scenario.OpApply, Pos: b.t.Doc.Pos(), Resources: []scenario.Resource{{Doc: b.t.Doc, Object: ns}}})
+	}
 	apply := func(list []scenario.Resource) []scenario.Operation {
 		var ops []scenario.Operation
 		for _, r := range list {
@@ -228,6 +260,28 @@ func (b *builder) scenario(file string) *scenario.Test {
 			{Name: "results", Try: b.asserts},
 		},
 	}
+}
+
+// literal escapes the string values of v that an assertion would read as
+// an expression, so that they compare as text (assert.Literal).
+func literal(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[k] = literal(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = literal(e)
+		}
+		return out
+	case string:
+		return assert.Literal(x)
+	}
+	return v
 }
 
 func ruleType(r *policy.Rule) string {

@@ -12,9 +12,23 @@ import (
 )
 
 // Files reads the files a test names, relative to its folder Dir in FS.
+// FS bounds each file (the CLI's reads only regular files of at most 2
+// MiB); Files bounds their total, since a test may name one large file a
+// thousand times.
 type Files struct {
 	FS  fs.FS
 	Dir string
+	// read counts the bytes read so far (nil: from zero, for one call).
+	read *int
+}
+
+// MaxTotalBytes bounds what the files one test (or one --install) names
+// add up to: four scenarios' worth (engine.MaxInputBytes each).
+const MaxTotalBytes = 4 * source.MaxInputSize
+
+// tooMuch is the error of files that add up to more than MaxTotalBytes.
+func tooMuch(p string) error {
+	return fmt.Errorf("%s: the files this test names add up to more than %d bytes, the most genplay reads for one test", p, MaxTotalBytes)
 }
 
 // Objects reads every object of a file, or of the YAML files of a folder
@@ -45,11 +59,20 @@ func (c Files) Objects(p string) ([]scenario.Resource, error) {
 			}
 		}
 	}
+	if c.read == nil {
+		c.read = new(int)
+	}
 	var out []scenario.Resource
 	for _, fp := range files {
+		if info, err := fs.Stat(c.FS, fp); err == nil && *c.read+int(info.Size()) > MaxTotalBytes {
+			return nil, tooMuch(p)
+		}
 		data, err := fs.ReadFile(c.FS, fp)
 		if err != nil {
 			return nil, err
+		}
+		if *c.read += len(data); *c.read > MaxTotalBytes {
+			return nil, tooMuch(p)
 		}
 		docs, diags := source.Parse(fp, data)
 		if diags.HasErrors() {

@@ -49,7 +49,7 @@
 //   - Defaulting is limited to what generate policies and their tests can
 //     observe: a Namespace gets status.phase Active and the
 //     kubernetes.io/metadata.name label; a Secret's stringData is merged
-//     into data; RBAC User and Group subjects get their apiGroup; a
+//     into data and its type defaults to Opaque; RBAC User and Group subjects get their apiGroup; a
 //     CustomResourceDefinition's status is the API server's (what a write
 //     puts there is dropped): acceptedNames, the NamesAccepted and
 //     Established conditions (True at once: the CRD is established by the

@@ -124,11 +124,22 @@ type Store struct {
 	dependents map[string]entrySet // owner uid -> dependents
 
 	rv, uidSeq, nameSeq uint64
+	// keepUIDs: Create keeps an object's own uid (KeepUIDs).
+	keepUIDs bool
 	// writes counts every insert and removal (Writes).
 	writes uint64
 
 	audit   *audit   // nil unless EnableAudit
 	journal *journal // nil unless RecordWrites
+}
+
+// KeepUIDs makes Create keep an object's own metadata.uid (when no stored
+// object has it), as Kyverno's CLI keeps a test resource's: a real API
+// server always assigns its own.
+func (s *Store) KeepUIDs() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.keepUIDs = true
 }
 
 // NewStore returns an empty store that knows the built-in kinds. A nil clock
@@ -348,7 +359,9 @@ func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 		return nil, err
 	}
 	s.uidSeq++
-	md["uid"] = uidString(s.uidSeq)
+	if uid, _ := md["uid"].(string); !s.keepUIDs || uid == "" || s.byUID[uid] != nil {
+		md["uid"] = uidString(s.uidSeq)
+	}
 	md["resourceVersion"] = s.nextRV()
 	md["generation"] = float64(1)
 	md["creationTimestamp"] = s.clock.Stamp()

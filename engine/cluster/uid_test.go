@@ -54,3 +54,22 @@ func TestGetByUID(t *testing.T) {
 		assert.ErrorIs(t, err, ErrNotFound)
 	})
 }
+
+func TestKeepUIDsKeepsAnObjectsOwnUIDAsKyvernosCLIDoes(t *testing.T) {
+	s := NewStore(nil)
+	cm := func(name, uid string) resource.Object {
+		return resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": name, "namespace": "default", "uid": uid}}
+	}
+	_, err := s.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "default"}})
+	require.NoError(t, err)
+	got, err := s.Create(cm("a", "user-uid"))
+	require.NoError(t, err)
+	assert.NotEqual(t, "user-uid", got.UID(), "an API server assigns its own uid")
+	s.KeepUIDs()
+	got, err = s.Create(cm("b", "user-uid"))
+	require.NoError(t, err)
+	assert.Equal(t, "user-uid", got.UID())
+	got, err = s.Create(cm("c", "user-uid"))
+	require.NoError(t, err)
+	assert.NotEqual(t, "user-uid", got.UID(), "a uid in use is not given twice")
+}

@@ -15,10 +15,6 @@ var urls = map[string]string{
 	"chainsaw:spec.steps[].try[].assert": "https://kyverno.github.io/chainsaw/latest/operations/assert/",
 }
 
-// hidden are fields genplay accepts that are not Kyverno's.
-var hidden = map[string]bool{
-	"policy:spec.rules[].generate.orphaned": true,
-}
 
 // docs are one line per field, in genplay's words.
 var docs = map[string]string{
@@ -40,7 +36,6 @@ var docs = map[string]string{
 	"policy:spec.rules[].generate.uid":                            "UID of the resource to generate (rarely set).",
 	"policy:spec.rules[].generate.synchronize":                    "Keep the downstream in sync (default false): Kyverno recreates it when deleted, reverts edits, applies policy and clone-source changes, and deletes it when the trigger goes.",
 	"policy:spec.rules[].generate.orphanDownstreamOnPolicyDelete": "With synchronize, keep what the rule generated when the policy or rule is deleted (default false: Kyverno deletes it).",
-	"policy:spec.rules[].generate.orphaned":                       "Not a Kyverno field: genplay reads it as orphanDownstreamOnPolicyDelete; a real cluster rejects it.",
 	"policy:spec.rules[].generate.generateExisting":               "Also generate for the resources that already match when the policy is created (default false).",
 	"policy:spec.rules[].generate.data":                           "The generated resource's content, written in the rule; exclusive with clone and cloneList.",
 	"policy:spec.rules[].generate.clone":                          "Copy one existing resource, the clone source; with synchronize its changes reach the copies.",

@@ -22,8 +22,6 @@ type Node struct {
 	Required []string         `json:"req,omitempty"`
 	Props    map[string]*Node `json:"props,omitempty"`
 	Items    *Node            `json:"items,omitempty"`
-	// Hidden fields are accepted but not offered (genplay's aliases).
-	Hidden bool `json:"hidden,omitempty"`
 	// Object marks a Kubernetes object (an operation's resource): the
 	// editor describes it by its kind.
 	Object bool `json:"object,omitempty"`
@@ -100,9 +98,6 @@ func annotate(path string, n *Node, parentURL string) {
 	url := urlFor(path)
 	if url != parentURL {
 		n.URL = url
-	}
-	if hidden[path] {
-		n.Hidden = true
 	}
 	if n.Items != nil {
 		annotate(path+"[]", n.Items, url)

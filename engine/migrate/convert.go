@@ -243,9 +243,6 @@ func (rc *ruleConv) convert() Rule {
 	if l, ok := meta["labels"].(map[string]any); ok {
 		rc.gp.labels = l
 	}
-	if g.OrphanedAlias {
-		rc.note("generate.orphaned is a tutorial alias genplay accepts; it is written as evaluation.orphanDownstreamOnPolicyDelete", "generate", "orphaned")
-	}
 	rc.match()
 	rc.context()
 	rc.preconditions()

@@ -14,9 +14,6 @@
 //     treats them as namespaced and its permission check rejects them);
 //   - permission checks of Kyverno's service accounts are not simulated;
 //   - validate, mutate and verifyImages rules are accepted unchecked;
-//   - generate.orphaned is accepted as an alias of
-//     orphanDownstreamOnPolicyDelete and recorded in Generation.OrphanedAlias
-//     so the timeline can say so (a real API server rejects the field);
 //   - JMESPath in context entries is parsed, but variables are not
 //     type-checked against the allowed-variable lists.
 package policy

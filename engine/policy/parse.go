@@ -151,10 +151,8 @@ func parseGeneration(m map[string]any) *Generation {
 	g := &Generation{
 		Target:      parseTarget(m),
 		Synchronize: schema.BoolOr(m, "synchronize", false),
-		OrphanDownstreamOnPolicyDelete: schema.BoolOr(m, "orphanDownstreamOnPolicyDelete", false) ||
-			schema.BoolOr(m, orphanedAlias, false),
+		OrphanDownstreamOnPolicyDelete: schema.BoolOr(m, "orphanDownstreamOnPolicyDelete", false),
 	}
-	_, g.OrphanedAlias = m[orphanedAlias]
 	if b, ok := m["generateExisting"].(bool); ok {
 		g.GenerateExisting = &b
 	}

@@ -243,12 +243,17 @@ spec:
 	assert.Equal(t, []string{"viewer"}, r.Exclude.All[0].ClusterRoles)
 }
 
-func TestParseAcceptsTheOrphanedAlias(t *testing.T) {
+// generate.orphaned is not a field of Kyverno's ClusterPolicy: a real API
+// server (v1.36.3, Kyverno v1.19.0's CRDs) refused it under strict field
+// validation with exactly this message (../shared/kyverno/ORACLE.md); genplay
+// adds the field the author meant.
+func TestParseRefusesTheOrphanedFieldAsTheAPIServerDoes(t *testing.T) {
 	p, diags := parse(t, strings.Replace(basePolicy, "      synchronize: true\n", "      synchronize: true\n      orphaned: true\n", 1))
-	assert.Empty(t, diags)
-	g := p.Spec.Rules[0].Generate
-	assert.True(t, g.OrphanDownstreamOnPolicyDelete)
-	assert.True(t, g.OrphanedAlias)
+	require.Len(t, diags, 1)
+	assert.Equal(t, `strict decoding error: unknown field "spec.rules[0].generate.orphaned"; did you mean "orphanDownstreamOnPolicyDelete"?`, diags[0].Message)
+	if p != nil {
+		assert.False(t, p.Spec.Rules[0].Generate.OrphanDownstreamOnPolicyDelete, "an unknown field sets nothing")
+	}
 }
 
 func TestParseRejectsWhatTheAPIServerRejects(t *testing.T) {

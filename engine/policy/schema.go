@@ -128,19 +128,18 @@ func generation() *schema.Schema {
 	props := generatePatternProps()
 	props["synchronize"] = schema.Bool()
 	props["orphanDownstreamOnPolicyDelete"] = schema.Bool()
-	props[orphanedAlias] = schema.Bool() // not in the CRD; see Parse
 	props["generateExisting"] = schema.Bool()
 	foreach := generatePatternProps()
 	foreach["list"] = schema.Str()
 	foreach["context"] = contextEntries()
 	foreach["preconditions"] = anyAllConditions()
 	props["foreach"] = schema.ArrayOf(schema.Object(foreach))
-	return schema.Object(props)
+	g := schema.Object(props)
+	// A tutorial wrote "orphaned"; Kyverno has no such field and the API
+	// server refuses it (seen on a real one: ../shared/kyverno/ORACLE.md).
+	g.Suggest = map[string]string{"orphaned": "orphanDownstreamOnPolicyDelete"}
+	return g
 }
-
-// orphanedAlias is the field name some tutorials use for
-// orphanDownstreamOnPolicyDelete.
-const orphanedAlias = "orphaned"
 
 func policySchema(version string) *schema.Schema {
 	legacy := version == "v1"

@@ -111,12 +111,8 @@ type Requirement = labels.Requirement
 type Generation struct {
 	Target
 	Synchronize bool
-	// OrphanDownstreamOnPolicyDelete is true when orphanDownstreamOnPolicyDelete
-	// (or its tutorial alias "orphaned") is true.
+	// OrphanDownstreamOnPolicyDelete is generate.orphanDownstreamOnPolicyDelete.
 	OrphanDownstreamOnPolicyDelete bool
-	// OrphanedAlias records that the policy wrote "orphaned" instead of
-	// orphanDownstreamOnPolicyDelete, so the timeline can say so.
-	OrphanedAlias bool
 	// GenerateExisting is generate.generateExisting; nil when unset.
 	GenerateExisting *bool
 	ForEach          []ForEach

@@ -138,7 +138,7 @@ func RemovedRules(old, new *Policy) []Rule {
 }
 
 // mutableGenerateFields change freely on update.
-var mutableGenerateFields = []string{"synchronize", "data", "foreach", "orphanDownstreamOnPolicyDelete", orphanedAlias, "generateExisting"}
+var mutableGenerateFields = []string{"synchronize", "data", "foreach", "orphanDownstreamOnPolicyDelete", "generateExisting"}
 
 func generationHash(r *Rule) string {
 	g := map[string]any{}

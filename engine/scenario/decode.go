@@ -72,7 +72,7 @@ func (n node) only(where string, allowed ...string) {
 	}
 	for _, k := range sortedKeys(n.m) {
 		if !slices.Contains(allowed, k) {
-			n.d.errorf(n.at(k), "unknown field %q in %s (allowed: %s)", k, where, strings.Join(allowed, ", "))
+			n.d.errorf(n.at(k), "unknown field %s in %s (allowed: %s)", source.Excerpt(k), where, strings.Join(allowed, ", "))
 		}
 	}
 }

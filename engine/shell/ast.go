@@ -45,6 +45,10 @@ type Command struct {
 	DiscardStderr bool
 	// Pipe are the stages the output flows through, in order.
 	Pipe []Stage
+	// Out is the file of the scratch folder the pipeline's output goes to
+	// (> FILE, or >> FILE with Append); "" for stdout.
+	Out    string
+	Append bool
 }
 
 // List is the statements of a script, run in order: and-or lists
@@ -74,6 +78,9 @@ type Pipeline struct {
 	If      *If
 	For     *For
 	While   *While
+	// Utils is a pipeline of utilities (cat, rm, base64, sed, ...) over
+	// the scratch folder, maybe into kubectl.
+	Utils *Utils
 	// Deferred is a kubectl call or builtin whose words hold the script's
 	// variables or command substitutions: Resolve it once they are known.
 	Deferred *Deferred
@@ -139,6 +146,16 @@ func (d *Deferred) Resolve(words [][]string) (Pipeline, error) {
 		stages[i] = rawStage{words: words[i], parts: make([]Word, len(words[i])), redirects: st.redirects, stdin: st.stdin}
 	}
 	pl := Pipeline{Line: d.Line}
+	if u, ok, err := utilPipeline(stages); ok || err != nil {
+		if u != nil {
+			u.Line, u.Text = d.Line, d.Text
+			if u.Kubectl != nil {
+				u.Kubectl.Line, u.Kubectl.Text = d.Line, d.Text
+			}
+		}
+		pl.Utils = u
+		return pl, err
+	}
 	if b, ok, err := builtin(stages); ok || err != nil {
 		pl.Builtin = b
 		return pl, err
@@ -186,6 +203,8 @@ func (l List) Commands() []*Command {
 				switch {
 				case p.Kubectl != nil:
 					out = append(out, p.Kubectl)
+				case p.Utils != nil && p.Utils.Kubectl != nil:
+					out = append(out, p.Utils.Kubectl)
 				case p.Assign != nil:
 					words(p.Assign.Value)
 				case p.Deferred != nil:
@@ -217,7 +236,7 @@ func (l List) Commands() []*Command {
 
 // Stage is one program after a kubectl call in a pipeline.
 type Stage struct {
-	// Program is "jq", "grep" or "kubectl".
+	// Program is "jq", "grep", "kubectl" or another utility (utils.go).
 	Program string
 	Args    []string
 	// Options are the single-letter options given ("q", "v", "E" for grep;

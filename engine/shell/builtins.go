@@ -174,7 +174,7 @@ func (sh *shell) test(b *Builtin) {
 	if b.Name == "[" {
 		args = args[:len(args)-1]
 	}
-	status, msg := test(args)
+	status, msg := test(args, sh.r.scratch().Stat)
 	if msg != "" {
 		sh.res.stderr.WriteString(b.Name + ": " + msg + "\n")
 	}
@@ -229,9 +229,9 @@ func (sh *shell) print(b *Builtin, text string) {
 
 // test is test(1) for strings and integers: -z, -n, =, ==, !=, -eq, -ne,
 // -lt, -le, -gt, -ge and !; status 2 with a message for anything else.
-func test(args []string) (int, string) {
+func test(args []string, stat func(string) (exists, dir bool, size int)) (int, string) {
 	if len(args) > 0 && args[0] == "!" {
-		status, msg := test(args[1:])
+		status, msg := test(args[1:], stat)
 		if status == 2 {
 			return status, msg
 		}
@@ -248,6 +248,18 @@ func test(args []string) (int, string) {
 			return boolStatus(args[1] == ""), ""
 		case "-n":
 			return boolStatus(args[1] != ""), ""
+		case "-e", "-f", "-d", "-s", "-r", "-w":
+			// Files of the scratch folder (or the test's folder).
+			exists, dir, size := stat(args[1])
+			switch args[0] {
+			case "-f":
+				exists = exists && !dir
+			case "-d":
+				exists = exists && dir
+			case "-s":
+				exists = exists && !dir && size > 0
+			}
+			return boolStatus(exists), ""
 		}
 		return 2, "genplay does not interpret " + args[0]
 	case 3:

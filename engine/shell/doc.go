@@ -15,7 +15,12 @@
 // command substitutions expanded and split as sh does. The builtins
 // (builtins.go: exit, true, false, :, echo, set, break, continue, test, [,
 // seq, sleep) are one table: each checks its arguments when the script is
-// parsed and runs when it is reached.
+// parsed and runs when it is reached. The common utilities (utils.go: cat,
+// printf, rm, mkdir, touch, cp, mv, ls, base64, tr, sed, grep, head, tail,
+// wc, cut, sort, uniq, tee) are another, with their pipes and their
+// redirections to and from files, over the test's scratch folder
+// (scratch.go): files in memory for the whole test, the test's own folder
+// read through it, the real file system never written.
 //
 // kubectl's flag grammar is kubectl_flags.go; each verb is a file,
 // kubectl_VERB.go (apply and replace, create, delete, get, label and

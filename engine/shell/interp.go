@@ -87,6 +87,8 @@ func (sh *shell) pipeline(p *Pipeline, tested bool) {
 		sh.kubectl(p.Kubectl)
 	case p.Builtin != nil:
 		sh.builtin(p.Builtin)
+	case p.Utils != nil:
+		sh.utils(p.Utils)
 	case p.Assign != nil:
 		sh.assign(p.Assign)
 	case p.If != nil:
@@ -232,6 +234,9 @@ func (sh *shell) deferred(d *Deferred) {
 	if err == nil && pl.Kubectl != nil {
 		err = sh.r.precheck(pl.Kubectl)
 	}
+	if err == nil && pl.Utils != nil && pl.Utils.Kubectl != nil {
+		err = sh.r.precheck(pl.Utils.Kubectl)
+	}
 	if err != nil {
 		var u *scenario.UnsupportedError
 		if errors.As(err, &u) {
@@ -245,9 +250,12 @@ func (sh *shell) deferred(d *Deferred) {
 		sh.fail(fmt.Errorf("line %d: %w", d.Line, err))
 		return
 	}
-	if pl.Kubectl != nil {
+	switch {
+	case pl.Kubectl != nil:
 		sh.kubectl(pl.Kubectl)
-	} else {
+	case pl.Utils != nil:
+		sh.utils(pl.Utils)
+	default:
 		sh.builtin(pl.Builtin)
 	}
 }

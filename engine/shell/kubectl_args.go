@@ -215,46 +215,33 @@ type manifest struct {
 // expandPath lists the files kubectl -f PATH reads: the file, or the
 // YAML and JSON files of a folder (not recursively, as without -R).
 func (r *runner) expandPath(p string) ([]string, error) {
-	if r.opts.Files == nil {
+	exists, dir, _ := r.scratch().Stat(p)
+	if !exists {
+		return nil, fs.ErrNotExist
+	}
+	if !dir {
 		return []string{p}, nil
 	}
-	full := path.Join(path.Dir(r.opts.File), p)
-	if !fs.ValidPath(full) {
-		return []string{p}, nil
-	}
-	info, err := fs.Stat(r.opts.Files, full)
-	if err != nil {
-		return nil, err
-	}
-	if !info.IsDir() {
-		return []string{p}, nil
-	}
-	entries, err := fs.ReadDir(r.opts.Files, full)
+	names, err := r.scratch().List(p)
 	if err != nil {
 		return nil, err
 	}
 	var out []string
-	for _, e := range entries {
-		if ext := path.Ext(e.Name()); !e.IsDir() && (ext == ".yaml" || ext == ".yml" || ext == ".json") {
-			out = append(out, path.Join(p, e.Name()))
+	for _, n := range names {
+		f := path.Join(p, n)
+		if ext := path.Ext(n); ext == ".yaml" || ext == ".yml" || ext == ".json" {
+			if _, isDir, _ := r.scratch().Stat(f); !isDir {
+				out = append(out, f)
+			}
 		}
 	}
 	return out, nil
 }
 
-// readFile reads a file relative to the test's folder.
+// readFile reads a file of the scratch folder: what a script wrote, else
+// the test's folder's.
 func (r *runner) readFile(p string) ([]byte, error) {
-	if r.opts.Files == nil {
-		return nil, fmt.Errorf("no files are available to scripts here")
-	}
-	if path.IsAbs(p) {
-		return nil, fmt.Errorf("%s: absolute paths are not readable", p)
-	}
-	full := path.Join(path.Dir(r.opts.File), p)
-	if !fs.ValidPath(full) {
-		return nil, fmt.Errorf("%s: outside the tests' folder", p)
-	}
-	return fs.ReadFile(r.opts.Files, full)
+	return r.scratch().Read(p)
 }
 
 // defaultNamespace puts a namespaced object without one in the command's
@@ -352,4 +339,40 @@ func (r *runner) noResources(c *Command, info cluster.KindInfo) string {
 		return fmt.Sprintf("No resources found in %s namespace.", r.namespace(c))
 	}
 	return "No resources found"
+}
+
+// callRefs names the objects a call acts on: those of its -f manifests, or
+// its TYPE NAME... targets. A TYPE without names is, when selecting (kubectl
+// delete), every object -l or --all selects, and otherwise an error, as
+// kubectl says; ok is false when the call ends there (said in o).
+func (r *runner) callRefs(c *Command, stdin string, o *kubectlOutput, selecting bool) (refs []resource.Ref, ok bool, err error) {
+	if len(c.Files) > 0 {
+		refs, ok = r.manifestRefs(c, stdin, o)
+		return refs, ok, nil
+	}
+	ts, _, ok := r.targets(c.Targets, o)
+	if !ok {
+		return nil, false, nil
+	}
+	for _, t := range ts {
+		if t.name != "" {
+			refs = append(refs, r.refOf(c, t))
+			continue
+		}
+		if !selecting || c.Selector == "" && last(c.Flags["all"]) != "true" {
+			o.errorf("error: resource(s) were provided, but no name was specified")
+			return nil, false, nil
+		}
+		list, err := r.list(c, t.info)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(&o.stderr, "No resources found")
+		}
+		for _, obj := range list {
+			refs = append(refs, obj.Ref())
+		}
+	}
+	return refs, true, nil
 }

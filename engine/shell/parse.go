@@ -274,6 +274,26 @@ func (p *scriptParser) command() (Pipeline, error) {
 		return pl, nil
 	}
 	text := strings.TrimSpace(p.src[p.toks[start].start:p.toks[p.i-1].end])
+	u, isUtils, err := utilPipeline(stages)
+	if err != nil {
+		return pl, err
+	}
+	if isUtils {
+		u.Line, u.Text = p.toks[start].line, text
+		if u.Kubectl != nil {
+			u.Kubectl.Line, u.Kubectl.Text = u.Line, text
+		}
+		for _, st := range stages {
+			for _, w := range st.parts {
+				if w != nil {
+					pl.Deferred = &Deferred{Line: u.Line, Text: text, Provisional: u.Kubectl, stages: stages}
+					return pl, nil
+				}
+			}
+		}
+		pl.Utils = u
+		return pl, nil
+	}
 	b, isBuiltin, err := builtin(stages)
 	if err != nil {
 		return pl, err
@@ -511,6 +531,23 @@ func (t token) op() string { return t.text }
 
 // assemble turns a pipeline into a kubectl Command.
 func assemble(stages []rawStage) (*Command, error) {
+	stages = slices.Clone(stages)
+	var out string
+	var appending bool
+	// Only the last stage's output can go to a file.
+	last := stages[len(stages)-1]
+	var rest []redirect
+	for _, r := range last.redirects {
+		if (r.op == ">" || r.op == "1>" || r.op == ">>" || r.op == "1>>") && r.target != "" && r.target != "/dev/null" {
+			if len(stages) > 1 && path.Base(last.words[0]) == "kubectl" {
+				return nil, unsupported("pipes into kubectl and writes its output to the file " + r.target)
+			}
+			out, appending = r.target, strings.HasSuffix(r.op, ">>")
+			continue
+		}
+		rest = append(rest, r)
+	}
+	stages[len(stages)-1].redirects = rest
 	first := stages[0]
 	var stdin *string
 	switch prog := path.Base(first.words[0]); prog {
@@ -543,6 +580,7 @@ func assemble(stages []rawStage) (*Command, error) {
 		}
 		cmd.Pipe = append(cmd.Pipe, st)
 	}
+	cmd.Out, cmd.Append = out, appending
 	return cmd, nil
 }
 
@@ -637,7 +675,13 @@ func pipeStage(s rawStage) (Stage, error) {
 	case "jq":
 		return st, options(&st, "ercjSMn", "")
 	}
-	return st, unsupported("pipes into " + prog + ", which genplay does not interpret (only jq and grep)")
+	if spec, ok := utilities[prog]; ok {
+		if spec.check != nil {
+			return st, spec.check(st.Args)
+		}
+		return st, nil
+	}
+	return st, unsupported("pipes into " + prog + ", which genplay does not interpret")
 }
 
 // options reads single-letter options (bool in bools, taking the next word

@@ -119,11 +119,13 @@ func TestParseScript(t *testing.T) {
 		{"a variable set for one command is unsupported", `FOO=bar kubectl get ns`, "for one command"},
 		{"a variable the script never sets is unsupported", `kubectl get ns $nope`, "$nope, which is not set"},
 		{"awk is unsupported", "kubectl get cm | awk '{print $1}'", "pipes into awk"},
-		{"writing files is unsupported", "kubectl get cm > out.txt", "writes to the file out.txt"},
+		{"writing what a piped kubectl prints to a file is unsupported", "kubectl get cm -o yaml | kubectl apply -f - > out.txt", "writes its output to the file out.txt"},
+		{"a utility's option genplay does not read is unsupported", "rm -i x", "rm option -i"},
+		{"a sed command other than s is unsupported", "sed -e '1d' f", "genplay interprets s/RE/REPLACEMENT/[g] only"},
 		{"other programs are unsupported", "curl http://x", "runs curl"},
 		{"logs are unsupported", "kubectl logs deploy/x", "reads container logs"},
 		{"backquoted command substitution is unsupported", "kubectl get cm `cat name`", "command substitution"},
-		{"a substitution runs what genplay interprets only", "kubectl get cm $(cat name)", "reads files with cat"},
+		{"a substitution runs what genplay interprets only", "kubectl get cm $(curl name)", "runs curl"},
 		{"unknown flags are unsupported", "kubectl get cm --frobnicate", "--frobnicate"},
 	}
 	for _, tt := range unsupported {

@@ -40,6 +40,7 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 		return false
 	}
 	cmds := list.Commands()
+	r.writesFiles = list.writesFiles()
 	for _, c := range cmds {
 		if err := r.precheck(c); err != nil {
 			var u *scenario.UnsupportedError

@@ -4,10 +4,10 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/internal/budget"
 
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -32,21 +32,18 @@ type Session interface {
 	// a policy goes through Kyverno's policy validation first (doc, when
 	// set, positions its diagnostics); the returned strings are warnings.
 	Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
-	// PutAs writes a policy of any family as another user (kubectl --as),
-	// through the same admission as Put; IsPolicy says which objects are
-	// policies.
-	PutAs(user generate.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
+	// PutAs is Put as another user (kubectl --as): the same write, and the
+	// admission webhook sees that user.
+	PutAs(user admission.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
+	// IsPolicy says which objects are policies (of any family).
 	IsPolicy(obj resource.Object) bool
-	// Remove deletes an object as the admin user.
+	// Remove deletes an object as the admin user; DeleteAs deletes an
+	// object other than a policy as another user (kubectl --as).
 	Remove(ref resource.Ref) error
-	// CreateAs, UpdateAs and DeleteAs write an object other than a policy
-	// as another user (kubectl --as): the admission webhook sees that user.
-	CreateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error)
-	UpdateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error)
-	DeleteAs(user generate.UserInfo, ref resource.Ref) error
+	DeleteAs(user admission.UserInfo, ref resource.Ref) error
 	// Admit sends Kyverno's webhook a request that stores nothing (the
 	// CONNECT of kubectl exec).
-	Admit(req generate.Request)
+	Admit(req admission.Request)
 	// RestartBackgroundController restarts Kyverno's background controller
 	// (kubectl rollout restart): its in-memory state is lost and rebuilt.
 	RestartBackgroundController()
@@ -76,7 +73,10 @@ type Options struct {
 	// Namespace is the test namespace: $NAMESPACE, and kubectl's default.
 	Namespace string
 	// Admin is the user kubectl acts as without --as.
-	Admin generate.UserInfo
+	Admin admission.UserInfo
+	// Scratch is the test's scratch folder, shared by its scripts (nil:
+	// one for this operation alone).
+	Scratch *Scratch
 }
 
 // Outcome is how a script or command operation ended.
@@ -104,6 +104,9 @@ type runner struct {
 	s    Session
 	opts Options
 	out  Outcome
+	// writesFiles: the script writes files to the scratch folder, so a
+	// file kubectl reads may be one of them.
+	writesFiles bool
 }
 
 // fail records the operation's failure.

@@ -207,6 +207,14 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 	}
 	lines := strings.Split(string(data), "\n")
 	col := 0
+	if structural(msg) {
+		// yaml.v3 reports the line where the enclosing block starts: find
+		// the line that broke it.
+		if l, ok := brokeAt(data, line, msg); ok && l != line {
+			msg = fmt.Sprintf("%s (this line's indentation does not fit the lines above it)", msg)
+			line = l
+		}
+	}
 	switch {
 	case strings.HasPrefix(msg, "did not find expected ',' or"):
 		// yaml.v3 reports an unclosed flow collection near, not at, the
@@ -220,7 +228,8 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 		if l, c, ok := find(lines, "*"+name); ok {
 			line, col = l, c
 		}
-		msg = fmt.Sprintf("unknown alias *%s: no anchor &%s is defined before it", name, name)
+		short := clip(name)
+		msg = fmt.Sprintf("unknown alias *%s: no anchor &%s is defined before it", short, short)
 	case strings.HasPrefix(msg, "mapping values are not allowed"):
 		if line <= len(lines) {
 			text := lines[line-1]
@@ -248,16 +257,97 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 	return Errorf(Pos{File: file, Line: line, Col: col}, "yaml: %s, near %s", msg, excerpt(lines[line-1], col))
 }
 
-// excerpt quotes at most 40 characters of text from column col (1-based).
+// structural tells the block-structure errors yaml.v3 reports at the
+// start of the enclosing block rather than where the structure broke.
+func structural(msg string) bool {
+	return strings.HasPrefix(msg, "did not find expected key") ||
+		strings.HasPrefix(msg, "did not find expected '-' indicator") ||
+		strings.HasPrefix(msg, "did not find expected node content")
+}
+
+// brokeAt finds the line that broke a block structure: the first line,
+// from the reported one on, such that the text up to it fails with the
+// same error (the text before it parses, or fails only because it ends
+// there). It bisects, checking the answer, and reports false when that
+// does not hold (a flow collection or a quoted string open across lines).
+func brokeAt(data []byte, from int, msg string) (int, bool) {
+	ends := []int{} // ends[i]: the offset after line i+1
+	for i, b := range data {
+		if b == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(ends) == 0 || ends[len(ends)-1] != len(data) {
+		ends = append(ends, len(data))
+	}
+	fails := func(l int) bool { return prefixError(data[:ends[l-1]]) == msg }
+	lo, hi := max(from, 1), len(ends)
+	if lo > hi || !fails(hi) {
+		return 0, false
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo > 1 && fails(lo-1) {
+		return 0, false
+	}
+	return lo, true
+}
+
+// prefixError is the message of the first syntax error in data, "" for
+// none; like Parse, it decodes every document.
+func prefixError(data []byte) string {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := decodeSafely(dec, &n)
+		if errors.Is(err, io.EOF) {
+			return ""
+		}
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			if m := yamlErrorLine.FindStringSubmatch(err.Error()); m != nil {
+				msg = m[2]
+			}
+			return msg
+		}
+	}
+}
+
+// maxExcerpt is the most characters of the user's text a message quotes.
+const maxExcerpt = 40
+
+// excerpt quotes at most maxExcerpt characters of text from column col
+// (1-based).
 func excerpt(text string, col int) string {
 	r := []rune(text)
 	from := max(0, min(col-1, len(r)))
-	to := min(len(r), from+40)
-	out := string(r[from:to])
-	if to < len(r) {
-		out += "…"
+	return strconv.Quote(clip(string(r[from:])))
+}
+
+// Excerpt quotes s as %q does, cut to its first 40 characters (and "…"):
+// how a message names a key, an alias or a value the user wrote, which may
+// be thousands of characters long.
+func Excerpt(s string) string { return strconv.Quote(clip(s)) }
+
+// clip cuts s to its first maxExcerpt characters, marking the cut with "…".
+func clip(s string) string {
+	if len(s) <= maxExcerpt {
+		return s
 	}
-	return strconv.Quote(out)
+	n := 0
+	for i := range s {
+		if n == maxExcerpt {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
 }
 
 // find returns the 1-based line and column of the first occurrence of s.
@@ -394,7 +484,7 @@ func (c *converter) mapping(n *yaml.Node, depth int) (any, bool) {
 			continue
 		}
 		if first, dup := seen[key]; dup {
-			c.errorf(k, "key %q already set in map (first set on line %d)", key, first.Line)
+			c.errorf(k, "key %s already set in map (first set on line %d)", Excerpt(key), first.Line)
 			continue
 		}
 		seen[key] = k

@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/genplay/genplay/engine/scenario"
 )
@@ -22,6 +23,18 @@ type Root struct {
 	Display string
 }
 
+// display is how p, under the root, is shown.
+func (root Root) display(p string) string {
+	if p == root.Path {
+		return root.Display
+	}
+	rel := strings.TrimPrefix(p, root.Path+"/")
+	if root.Path == "." {
+		rel = p
+	}
+	return path.Join(root.Display, rel)
+}
+
 // File is a test file of a suite.
 type File struct {
 	// Display is the file as the user should read it; Path is where it is
@@ -29,6 +42,9 @@ type File struct {
 	Display, Path string
 	// CLI marks a Kyverno CLI test (kyverno-test.yaml).
 	CLI bool
+	// NoTest says why a folder that looks like a test is none: a
+	// .kyverno-test folder with no kyverno-test.yaml (Path is the folder).
+	NoTest string
 }
 
 // Kind is what Classify found a file to be.
@@ -87,11 +103,7 @@ func Find(fsys fs.FS, roots []Root, config *scenario.Configuration) ([]File, err
 			return
 		}
 		seen[p] = true
-		display := root.Display
-		if p != root.Path {
-			display = path.Join(root.Display, p[len(root.Path)+1:])
-		}
-		out = append(out, File{Display: display, Path: p, CLI: kind == KindCLI})
+		out = append(out, File{Display: root.display(p), Path: p, CLI: kind == KindCLI})
 	}
 	for _, root := range roots {
 		info, err := fs.Stat(fsys, root.Path)
@@ -113,6 +125,7 @@ func Find(fsys fs.FS, roots []Root, config *scenario.Configuration) ([]File, err
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", root.Name, err)
 		}
+		cliFolders := map[string]bool{}
 		for _, p := range found {
 			kind, err := Classify(fsys, p, config)
 			if err != nil {
@@ -121,9 +134,48 @@ func Find(fsys fs.FS, roots []Root, config *scenario.Configuration) ([]File, err
 			if kind != KindNone {
 				add(root, p, kind)
 			}
+			if kind == KindCLI {
+				cliFolders[path.Dir(p)] = true
+			}
+		}
+		for _, dir := range kyvernoTestFolders(found, root.Path) {
+			if cliFolders[dir] || seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			display := root.display(dir)
+			var names []string
+			for _, p := range found {
+				if path.Dir(p) == dir {
+					names = append(names, path.Base(p))
+				}
+			}
+			out = append(out, File{Display: display, Path: dir, NoTest: fmt.Sprintf(
+				"a .kyverno-test folder with no kyverno-test.yaml: it holds only resources (%s), so `kyverno test` finds no test to run here",
+				strings.Join(names, ", "))})
 		}
 	}
 	return out, nil
+}
+
+// kyvernoTestFolders are the folders named .kyverno-test that hold the
+// files found (or are root), sorted.
+func kyvernoTestFolders(found []string, root string) []string {
+	dirs := map[string]bool{}
+	if path.Base(root) == ".kyverno-test" {
+		dirs[root] = true
+	}
+	for _, p := range found {
+		if d := path.Dir(p); path.Base(d) == ".kyverno-test" {
+			dirs[d] = true
+		}
+	}
+	out := make([]string, 0, len(dirs))
+	for d := range dirs {
+		out = append(out, d)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // yamlFiles lists the YAML files under dir, sorted.

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/suite"
 )
@@ -22,7 +21,7 @@ func run(t *testing.T, fsys fs.FS, dir string) *suite.Report {
 	files, err := suite.Find(fsys, []suite.Root{{Name: dir, Path: dir, Display: dir}}, nil)
 	require.NoError(t, err)
 	return suite.Run(files, suite.Options{FS: fsys, Permissions: engine.PermissionsKyvernoE2E,
-		Families: []generate.NewFamily{controller.New}})
+		Families: []engine.Family{controller.New}})
 }
 
 // cliTestFiles reads the files of testdata/kyverno-test/name into a map
@@ -87,13 +86,23 @@ func TestKyvernoCLITestsCanFail(t *testing.T) {
 	}
 }
 
-func TestKyvernoCLITestsNameANamespacedPolicyWithItsNamespace(t *testing.T) {
+// Kyverno's CLI matches a result's policy by the last segment of its name
+// (commands/test/output.go): a namespaced Policy is "name" or
+// "namespace/name" in results.
+func TestKyvernoCLITestsNameANamespacedPolicyAsTheCLIMatchesIt(t *testing.T) {
+	for name, policy := range map[string]string{"its name alone": "copy-settings", "namespace/name": "team-x/copy-settings"} {
+		t.Run(name, func(t *testing.T) {
+			fsys := cliTestFiles(t, "namespaced-policy")
+			edit(fsys, "t/kyverno-test.yaml", "policy: team-x/copy-settings", "policy: "+policy)
+			report := run(t, fsys, "t")
+			require.Len(t, report.Tests, 1)
+			assert.Equal(t, suite.Pass, report.Tests[0].Status, report.Tests[0].Reason)
+		})
+	}
 	fsys := cliTestFiles(t, "namespaced-policy")
-	edit(fsys, "t/kyverno-test.yaml", "policy: team-x/copy-settings", "policy: copy-settings")
+	edit(fsys, "t/kyverno-test.yaml", "policy: team-x/copy-settings", "policy: other-policy")
 	report := run(t, fsys, "t")
-	require.Len(t, report.Tests, 1)
-	assert.Equal(t, suite.Fail, report.Tests[0].Status)
-	assert.Contains(t, report.Tests[0].Reason, "named team-x/copy-settings in results")
+	assert.Equal(t, suite.Fail, report.Tests[0].Status, "a policy the test does not hold is still an error")
 }
 
 func TestFindClassifiesTheFilesOfAFolder(t *testing.T) {
@@ -122,4 +131,85 @@ func TestFindClassifiesTheFilesOfAFolder(t *testing.T) {
 	_, err = suite.Find(fsys, []suite.Root{{Name: "./missing", Path: "missing"}}, nil)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
 	assert.EqualError(t, err, "./missing: file does not exist", "named as the user gave it, not by its path in the file system")
+}
+
+// The CLI compares a generated resource with its file as text: a value
+// written "(( ... ))" or "(expr)" is not one of chainsaw's expressions.
+func TestKyvernoCLITestsCompareExpectedValuesAsText(t *testing.T) {
+	fsys := cliTestFiles(t, "add-quota")
+	for _, f := range []string{"t/policy.yaml", "t/generated.yaml"} {
+		edit(fsys, f, "hard:\n", "scopeSelector: {matchExpressions: [{scopeName: PriorityClass, operator: In, values: [\"(( kept ))\", \"(x)\"]}]}\n          hard:\n")
+	}
+	edit(fsys, "t/generated.yaml", "          hard:\n", "  hard:\n")
+	report := run(t, fsys, "t")
+	require.Len(t, report.Tests, 1)
+	assert.Equal(t, suite.Pass, report.Tests[0].Status, report.Tests[0].Reason)
+
+	edit(fsys, "t/generated.yaml", `"(x)"`, `"(y)"`)
+	report = run(t, fsys, "t")
+	assert.Equal(t, suite.Fail, report.Tests[0].Status, "the text still has to match")
+}
+
+func TestAKyvernoTestFolderWithOnlyResourcesSaysWhatItIs(t *testing.T) {
+	fsys := cliTestFiles(t, "add-quota")
+	fsys["p/.kyverno-test/resource.yaml"] = &fstest.MapFile{Data: []byte("apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n")}
+	fsys["p/.kyverno-test/generatedResource.yaml"] = &fstest.MapFile{Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n")}
+	files, err := suite.Find(fsys, []suite.Root{{Name: ".", Path: ".", Display: "."}}, nil)
+	require.NoError(t, err)
+	report := suite.Run(files, suite.Options{FS: fsys})
+	var folder *suite.Outcome
+	for i, o := range report.Tests {
+		if o.Path == "p/.kyverno-test" {
+			folder = &report.Tests[i]
+		}
+	}
+	require.NotNil(t, folder, "the folder is reported: %+v", report.Tests)
+	assert.Equal(t, suite.Skip, folder.Status)
+	assert.Contains(t, folder.Reason, "a .kyverno-test folder with no kyverno-test.yaml")
+	assert.Contains(t, folder.Reason, "generatedResource.yaml, resource.yaml")
+	assert.Equal(t, 1, report.Passed, "the test beside it still runs")
+}
+
+// Kyverno's CLI keeps a test resource's metadata.uid: what the policy
+// makes of it (an ownerReference's uid, a label) matches the expected file.
+func TestKyvernoCLITestsKeepTheResourcesUID(t *testing.T) {
+	fsys := cliTestFiles(t, "add-quota")
+	edit(fsys, "t/resources.yaml", "  name: team-a\n", "  name: team-a\n  uid: 6f1c0e2a-0000-4000-8000-000000000001\n")
+	edit(fsys, "t/policy.yaml", "      data:\n", "      data:\n        metadata:\n          labels:\n            owner-uid: '{{request.object.metadata.uid}}'\n")
+	edit(fsys, "t/generated.yaml", "  namespace: team-a\n", "  namespace: team-a\n  labels:\n    owner-uid: 6f1c0e2a-0000-4000-8000-000000000001\n")
+	report := run(t, fsys, "t")
+	require.Len(t, report.Tests, 1)
+	assert.Equal(t, suite.Pass, report.Tests[0].Status, "%s %v", report.Tests[0].Reason, report.Tests[0].Detail)
+}
+
+// A values file stands in for context data as in Kyverno's CLI: a rule's
+// value replaces the apiCall it names, a resource's value sets the context.
+func TestKyvernoCLITestsUseTheirValuesFile(t *testing.T) {
+	fsys := cliTestFiles(t, "add-quota")
+	edit(fsys, "t/policy.yaml", "    generate:\n", `    context:
+    - name: pods
+      apiCall:
+        urlPath: /api/v1/namespaces
+        jmesPath: items | length(@)
+    generate:
+`)
+	edit(fsys, "t/policy.yaml", `pods: "20"`, `pods: "{{ pods }}"`+"\n            configmaps: '{{ request.namespace }}'")
+	edit(fsys, "t/generated.yaml", `pods: "20"`, `pods: "33"`+"\n    configmaps: from-values")
+	fsys["t/values.yaml"] = &fstest.MapFile{Data: []byte(`apiVersion: cli.kyverno.io/v1alpha1
+kind: Values
+policies:
+- name: add-quota
+  rules:
+  - name: quota
+    values:
+      pods: "33"
+  resources:
+  - name: team-a
+    values:
+      request.namespace: from-values
+`)}
+	edit(fsys, "t/kyverno-test.yaml", "results:\n", "variables: values.yaml\nresults:\n")
+	report := run(t, fsys, "t")
+	require.Len(t, report.Tests, 1)
+	assert.Equal(t, suite.Pass, report.Tests[0].Status, "%s %v", report.Tests[0].Reason, report.Tests[0].Detail)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/genplay/genplay/engine/resource"
-	"github.com/genplay/genplay/engine/source"
 )
 
 // FormatVersion names this JSON shape; it changes when the shape does.
@@ -82,6 +81,7 @@ const (
 	ActionReverted   = "reverted"   // Kyverno undid a change to a synchronized downstream
 	ActionRecreated  = "recreated"  // Kyverno recreated a deleted downstream
 	ActionKept       = "kept"       // Kyverno deliberately left a downstream in place
+	ActionIgnored    = "ignored"    // Kyverno did nothing about a downstream that was deleted: it stays deleted
 	ActionUnlabelled = "unlabelled" // Kyverno removed its tracking labels
 	ActionSkipped    = "skipped"    // a rule did not apply, and why
 	ActionFailed     = "failed"     // an UpdateRequest failed
@@ -174,15 +174,6 @@ func (d Diagnostic) Where() string {
 		return fmt.Sprintf("%s:%d", d.File, d.Line)
 	}
 	return fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
-}
-
-// Diagnostics converts input diagnostics to the timeline's.
-func Diagnostics(ds source.Diagnostics) []Diagnostic {
-	out := make([]Diagnostic, len(ds))
-	for i, d := range ds {
-		out[i] = Diagnostic{File: d.File, Line: d.Line, Column: d.Col, Severity: d.Severity, Message: d.Message}
-	}
-	return out
 }
 
 // Marshal renders a result as the canonical JSON every adapter returns:

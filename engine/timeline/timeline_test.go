@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/resource"
-	"github.com/genplay/genplay/engine/source"
 )
 
 func ns(name, rv string, labels map[string]any) resource.Object {
@@ -127,10 +126,4 @@ func TestV1HasTheClusterAndADiffInEveryStep(t *testing.T) {
 	assert.Contains(t, v1.Steps[1].Changes[0].Diff, "+  labels:\n+    team: x\n")
 	assert.Contains(t, v1.Steps[2].Changes[0].Diff, "-apiVersion: v1\n-kind: ConfigMap")
 	assert.Equal(t, []string{"Namespace a", "Namespace default"}, names(v1.Steps[2].Cluster))
-}
-
-func TestDiagnosticsKeepTheirPositions(t *testing.T) {
-	got := Diagnostics(source.Diagnostics{source.Errorf(source.Pos{File: "a.yaml", Line: 3, Col: 4}, "bad")})
-	assert.Equal(t, []Diagnostic{{File: "a.yaml", Line: 3, Column: 4, Severity: "error", Message: "bad"}}, got)
-	assert.Equal(t, "a.yaml:3:4", got[0].Where())
 }

@@ -207,7 +207,7 @@ function complete(context) {
   if (!r || r.node.t !== 'object' || !r.node.props) return null;
   const have = siblings(doc, line.number, col);
   const options = Object.entries(r.node.props)
-    .filter(([name, n]) => !n.hidden && (!have.has(name) || name === k[3]))
+    .filter(([name]) => !have.has(name) || name === k[3])
     .map(([name, n]) => ({
       label: name,
       type: 'property',
@@ -294,20 +294,23 @@ export function didYouMean(state, d) {
   const line = state.doc.lineAt(d.from);
   const l = parseLine(line.text);
   if (!l || l.key !== word) return d;
-  // The names the engine allows: its own list, else the schema's.
+  // The engine's own suggestion (a field people write by mistake, such as
+  // generate.orphaned), else the nearest of the names the engine allows (its
+  // own list, else the schema's).
+  const said = /; did you mean "([^"]+)"\?$/.exec(d.message);
   let names = null;
   const allowed = /\(allowed(?: in [^:]+)?: ([^)]*)\)/.exec(d.message);
   if (allowed) names = allowed[1].split(', ');
   else {
     const r = nodeAt(state.doc, line.number, ancestors(state.doc, line.number, l));
-    if (r && r.node.props) names = Object.keys(r.node.props).filter((n) => !r.node.props[n].hidden);
+    if (r && r.node.props) names = Object.keys(r.node.props);
   }
-  const guess = names && nearest(word, names);
+  const guess = said ? said[1] : names && nearest(word, names);
   if (!guess || guess === word) return d;
   const from = line.from + line.text.indexOf(word, l.col);
   return {
     ...d,
-    message: `${d.message}: did you mean "${guess}"?`,
+    message: said ? d.message : `${d.message}: did you mean "${guess}"?`,
     actions: [{ name: `Rename to ${guess}`, apply: (view) => view.dispatch({ changes: { from, to: from + word.length, insert: guess } }) }],
   };
 }

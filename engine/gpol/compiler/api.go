@@ -80,6 +80,14 @@ type Meter interface {
 	Charge(units int64, what string) error
 }
 
+// Stopper is optionally implemented by a Host whose run stops when an
+// evaluation passes its CEL cost budget, or a call is refused before it
+// runs (the run's simulation cannot follow Kyverno past it): Stop receives
+// the evaluation's error message.
+type Stopper interface {
+	Stop(why string)
+}
+
 // Seeder is optionally implemented by a Host to seed random() per
 // evaluation.
 type Seeder interface {

@@ -294,8 +294,8 @@ func (e *evaluation) spend(units uint64, c *costedCall) {
 	if next := satAdd(e.cost, units); next > e.p.costLimit {
 		if c != nil {
 			// Not spent: the call does not run.
-			e.refuse(fmt.Sprintf("%s would cost about %d units, more than the %d left of the evaluation's CEL cost budget of %d (genplay stops the call before it runs)",
-				callName(c.function), units, e.left(), e.p.costLimit))
+			e.refuse(fmt.Sprintf("%s would cost more than the %d units left of the evaluation's CEL cost budget of %d (genplay stops the call before it runs)",
+				callName(c.function), e.left(), e.p.costLimit))
 		}
 		e.cost = next
 		e.refuse("")
@@ -316,8 +316,8 @@ func (e *evaluation) chargeOutside(p *program, units uint64, what string) error 
 	if satAdd(e.cost, units) > e.p.costLimit {
 		e.overCost = true
 		if e.refusal == "" {
-			e.refusal = fmt.Sprintf("%s would cost about %d units, more than the %d left of the evaluation's CEL cost budget of %d (genplay stops before it builds it)",
-				what, units, e.left(), e.p.costLimit)
+			e.refusal = fmt.Sprintf("%s would cost more than the %d units left of the evaluation's CEL cost budget of %d (genplay stops before it builds it)",
+				what, e.left(), e.p.costLimit)
 		}
 		return e.costError(p)
 	}

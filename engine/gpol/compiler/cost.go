@@ -89,7 +89,8 @@ func count(v ref.Val) uint64 {
 // a tenth of every string's bytes, references to one value counted as
 // often as they occur (a list of a thousand references to one long string
 // is as costly to render as a thousand strings). It stops counting past
-// limit.
+// limit and then returns limit+1, whatever the order a map was walked in:
+// the same value gives the same price.
 func measure(v ref.Val, limit uint64) uint64 {
 	switch x := v.(type) {
 	case types.String:
@@ -129,6 +130,11 @@ func measure(v ref.Val, limit uint64) uint64 {
 		}
 	}
 	visit(v)
+	defer func() {
+		if n > limit {
+			n = satAdd(limit, 1)
+		}
+	}()
 	for len(stack) > 0 && n <= limit {
 		top := stack[len(stack)-1]
 		if top.it.HasNext() != types.True {

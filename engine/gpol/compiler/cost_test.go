@@ -66,13 +66,13 @@ func TestHostileCallsAreRefusedBeforeTheyRun(t *testing.T) {
 	tests := []struct{ name, expr, want string }{
 		{"replace with a long replacement", `object.s.replace("a", object.s) == ""`, "replace would build 90000000000 bytes"},
 		{"replace with an empty pattern", `object.s.replace("", object.needle) == ""`, "replace would build"},
-		{"indexOf of a long needle", `object.s.indexOf(object.needle) < 0`, "indexOf would cost about"},
-		{"lastIndexOf of a long needle", `object.s.lastIndexOf(object.needle) < 0`, "lastIndexOf would cost about"},
-		{"distinct of a long list", `object.ints.distinct().size() > 0`, "distinct would cost about"},
-		{"sets.contains of two long lists", `sets.contains(object.ints, object.ints)`, "sets.contains would cost about"},
-		{"sets.equivalent of two long lists", `sets.equivalent(object.ints, object.ints)`, "sets.equivalent would cost about"},
-		{"matches with a long pattern", `object.s.matches(object.pattern)`, "matches would cost about"},
-		{"find with a long pattern", `object.s.find(object.pattern) == ""`, "find would cost about"},
+		{"indexOf of a long needle", `object.s.indexOf(object.needle) < 0`, "indexOf would cost more than"},
+		{"lastIndexOf of a long needle", `object.s.lastIndexOf(object.needle) < 0`, "lastIndexOf would cost more than"},
+		{"distinct of a long list", `object.ints.distinct().size() > 0`, "distinct would cost more than"},
+		{"sets.contains of two long lists", `sets.contains(object.ints, object.ints)`, "sets.contains would cost more than"},
+		{"sets.equivalent of two long lists", `sets.equivalent(object.ints, object.ints)`, "sets.equivalent would cost more than"},
+		{"matches with a long pattern", `object.s.matches(object.pattern)`, "matches would cost more than"},
+		{"find with a long pattern", `object.s.find(object.pattern) == ""`, "find would cost more than"},
 		{"regex.replace copying a group many times", `regex.replace(object.s, "(a)", "\\1\\1\\1\\1\\1\\1\\1\\1\\1\\1\\1") == ""`, "regex.replace would build"},
 		{"x in list inside exists", `lists.range(100000).exists(i, i in object.ints && i < 0)`, "cost limit exceeded"},
 		{"join of many references to one long string", `lists.range(1000).map(i, object.s).join(",") == ""`, "join would build"},
@@ -82,10 +82,10 @@ func TestHostileCallsAreRefusedBeforeTheyRun(t *testing.T) {
 		{"format of many references to one long string", `"%s".format([lists.range(1000).map(i, object.s)]) == ""`, "format would build"},
 		{"concatenation past the request size", `cel.bind(a, object.s + object.s, cel.bind(b, a + a, b + b + b)) == ""`, "the operator + would build"},
 		{"charAt of a long string, again and again", `lists.range(10000).all(i, object.s.charAt(i) == "a")`, "cost limit exceeded"},
-		{"sort of many long strings", `lists.range(10000).map(i, object.s).sort().size() > 0`, "sort would cost about"},
-		{"equality of long lists", `lists.range(1000).map(i, object.s) == lists.range(1000).map(i, object.s)`, "the operator == would cost about"},
+		{"sort of many long strings", `lists.range(10000).map(i, object.s).sort().size() > 0`, "sort would cost more than"},
+		{"equality of long lists", `lists.range(1000).map(i, object.s) == lists.range(1000).map(i, object.s)`, "the operator == would cost more than"},
 		{"strings.quote of a long string", `strings.quote(object.s + object.s + object.s) == ""`, "strings.quote would build"},
-		{"yaml.parse of an alias bomb", `yaml.parse("a: &a [x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]") == null`, "parse would cost about"},
+		{"yaml.parse of an alias bomb", `yaml.parse("a: &a [x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]") == null`, "parse would cost more than"},
 		{"base64 of a long string, past the request size", `cel.bind(a, bytes(object.s + object.s), cel.bind(b, a + a, base64.encode(b + b))) == ""`, "would build"},
 	}
 	for _, tt := range tests {
@@ -197,7 +197,7 @@ func TestTemplatesArePricedAsTheyAreBuilt(t *testing.T) {
 	in := hostileInput()
 	tests := []struct{ name, value, want string }{
 		{"a placeholder's value of many references to one long string",
-			"kind: ConfigMap\nmetadata:\n  name: cm\n  namespace: a\ndata: (( lists.range(1000).map(i, object.s) ))\n", "the placeholder's value would cost about"},
+			"kind: ConfigMap\nmetadata:\n  name: cm\n  namespace: a\ndata: (( lists.range(1000).map(i, object.s) ))\n", "the placeholder's value would cost more than"},
 		{"a long value interpolated again and again",
 			"kind: ConfigMap\nmetadata:\n  name: cm\n  namespace: a\ndata:\n  x: \"" + strings.Repeat("(( object.s ))", 12) + "\"\n", "the template's text would be more than the 3145728 bytes"},
 	}

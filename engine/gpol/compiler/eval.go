@@ -139,7 +139,11 @@ func (e *evaluation) costError(p *program) error {
 	if e.refusal != "" {
 		why = e.refusal
 	}
-	return fmt.Errorf("%s: %w: %s; genplay stops runaway expressions (Kyverno sets no limit for generating policies)", p.expr.Path, errCostLimit, why)
+	err := fmt.Errorf("%s: %w: %s; genplay stops runaway expressions (Kyverno sets no limit for generating policies)", p.expr.Path, errCostLimit, why)
+	if s, ok := e.host.(Stopper); ok {
+		s.Stop(fmt.Sprintf("the CEL of %s: %s (genplay's CEL cost limit: Kyverno sets none for generating policies)", p.expr.Path, why))
+	}
+	return err
 }
 
 // variable evaluates variables.<name> once per evaluation.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -74,7 +74,7 @@ func (h *host) Post(apiVersion, res, namespace string, obj map[string]any) (map[
 	if namespace != "" {
 		o.Metadata()["namespace"] = namespace
 	}
-	created, err := h.ev.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, o)
+	created, err := h.ev.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, o)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +160,10 @@ func (h *host) HTTP(method, url string, body any, headers map[string]string) (an
 func (h *host) ImageData(ref string) (any, error) {
 	return nil, fmt.Errorf("%w (%s)", errNoNetwork, ref)
 }
+
+// Stop implements compiler.Stopper: an evaluation over its CEL cost
+// budget stops the run, as a spent work budget does.
+func (h *host) Stop(why string) { h.ev.f.core.Budget().Stop(why) }
 
 // Charge implements compiler.Meter: CEL evaluation draws from the run's
 // work budget, as JMESPath evaluation does.

@@ -1,11 +1,14 @@
 package controller
 
 import (
+	"fmt"
 	"sort"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -162,7 +165,7 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 			if c.data.GVK() != g {
 				continue
 			}
-			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked (SyncWatchers)")
+			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked"+upstream.SyncWatchers.Cite())
 		}
 	}
 }
@@ -180,7 +183,7 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 		if want[c.ref] {
 			continue
 		}
-		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it (CleanupStaleDownstreams)")
+		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it"+upstream.CleanupStaleDownstreams.Cite())
 	}
 }
 
@@ -202,13 +205,45 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 		w.deleteCached(c, p, reason)
 		n++
 	}
-	if n == 0 && p != nil && p.Namespaced() && t != nil {
-		tref := t.ref()
-		w.f.emit(timeline.ActionKept, nil, p, singleRule(p), &tref,
-			"not deleted: Kyverno 1.19's WatchManager looks tracked downstreams up by the policy-name label (the policy's name) "+
-				"against the key namespace/name of a NamespacedGeneratingPolicy, which never matches, so nothing is deleted (GENERATING-POLICY.md §3.6)")
+	if n == 0 && p != nil && p.Namespaced() {
+		var tref *resource.Ref
+		if t != nil {
+			r := t.ref()
+			tref = &r
+		}
+		for _, c := range w.ngpolTracked(p, t) {
+			r := c.ref
+			w.f.emit(timeline.ActionKept, &r, p, singleRule(p), tref,
+				"not deleted: "+reason+", but "+ngpolMisses(p)+upstream.DeleteDownstreamsFilter.Cite())
+		}
 	}
 	return n
+}
+
+// ngpolTracked lists the tracked downstreams of a NamespacedGeneratingPolicy
+// (of one trigger, or all with t nil) that Kyverno's label filter misses:
+// their policy-name label is the policy's name, its key namespace/name.
+func (w *watchManager) ngpolTracked(p *gpol.Policy, t *triggerSpec) []*cached {
+	uids := w.sortedUIDs()
+	if t != nil {
+		uids = w.triggerUIDs(p.Name, t.uid)
+	}
+	var out []*cached
+	for _, uid := range uids {
+		if c := w.cache[uid]; c.labels[generate.LabelPolicyName] == p.Name && c.ref.Namespace == p.Namespace {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ngpolMisses says why Kyverno deletes nothing a NamespacedGeneratingPolicy
+// generated when it should (engine/doc.go; GENERATING-POLICY.md §3.6 in the
+// project's notes).
+func ngpolMisses(p *gpol.Policy) string {
+	return fmt.Sprintf("Kyverno %s deletes nothing for a NamespacedGeneratingPolicy: it looks its downstreams up by their label "+
+		"generate.kyverno.io/policy-name (%q) against the policy's key %q, which never matches (a bug of this release)",
+		upstream.Version, p.Name, p.Namespace+"/"+p.Name)
 }
 
 // getDownstreams is GetDownstreams: copies of the policy's cached objects.
@@ -245,6 +280,17 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 			}
 		}
 	}
+	if deleteDownstream && p != nil && p.Namespaced() {
+		for _, c := range w.ngpolTracked(p, nil) {
+			if _, clone := c.labels[generate.LabelSourceUID]; clone {
+				continue
+			}
+			r := c.ref
+			w.f.emit(timeline.ActionKept, &r, p, singleRule(p), nil,
+				"not deleted: the policy was deleted with synchronize on and orphanDownstreamOnPolicyDelete false, but "+ngpolMisses(p)+
+					upstream.RemoveWatchersFilter.Cite())
+		}
+	}
 	for g := range w.policyRefs[policyKey] {
 		w.refCount[g]--
 		if w.refCount[g] <= 0 {
@@ -262,7 +308,7 @@ func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
 	if err != nil || live.UID() != c.uid {
 		return // already gone, or another object by now
 	}
-	if err := w.f.core.Delete(generate.UserInfo{Username: generate.BackgroundUser}, r); err != nil {
+	if err := w.f.core.Delete(admission.UserInfo{Username: admission.BackgroundUser}, r); err != nil {
 		return
 	}
 	w.f.emit(timeline.ActionDeleted, &r, p, singleRule(p), nil, reason)
@@ -277,7 +323,7 @@ func (f *Family) Observe(ev generate.WatchEvent) {
 	if ev.Type == generate.WatchAdded {
 		return
 	}
-	if ev.User.Username != generate.BackgroundUser {
+	if ev.User.Username != admission.BackgroundUser {
 		f.explainUnwatched(ev)
 	}
 	if !f.watch.watched(ev.Object.GVK()) {
@@ -307,7 +353,7 @@ func (f *Family) explainUnwatched(ev generate.WatchEvent) {
 	}
 	r := obj.Ref()
 	if ev.Type == generate.WatchDeleted {
-		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
+		f.emit(timeline.ActionIgnored, &r, p, singleRule(p), nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
 			"it stays deleted until the policy runs again for its trigger (a trigger update, or generateExisting)")
 		return
 	}
@@ -350,10 +396,10 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		md := next.Metadata()
 		delete(md, "uid")
 		delete(md, "resourceVersion")
-		if _, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next); err == nil {
+		if _, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next); err == nil {
 			r := c.ref
 			w.f.emit(timeline.ActionReverted, &r, p, singleRule(p), nil,
-				"synchronize is on: Kyverno's watch saw the change and put back the copy it cached when it generated the downstream (WatchManager.handleUpdate)")
+				"synchronize is on: Kyverno watches what it generated, saw the change and put back the copy it saved when it generated the downstream"+upstream.WatchUpdate.Cite())
 		}
 		return
 	}
@@ -375,7 +421,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		next["apiVersion"], next["kind"] = c.ref.APIVersion, c.ref.Kind
 		next.SetLabels(d.Labels())
 		delete(next, "status")
-		updated, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next)
+		updated, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next)
 		if err != nil {
 			continue
 		}
@@ -391,7 +437,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 
 // handleDelete recreates a tracked object, or deletes the clones of a
 // deleted source.
-func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo) {
+func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo) {
 	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
 		for _, d := range w.bySource(obj) {
 			if c := w.cache[d.UID()]; c != nil {
@@ -403,9 +449,9 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 	c := w.cache[obj.UID()]
 	r := obj.Ref()
 	if c == nil {
-		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != generate.BackgroundUser && w.knownPolicyName(name) {
-			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
-				"not recreated: Kyverno 1.19 recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
+		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != admission.BackgroundUser && w.knownPolicyName(name) {
+			w.f.emit(timeline.ActionIgnored, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
+				"not recreated: Kyverno "+upstream.Version+" recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
 					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
 		}
 		return
@@ -417,7 +463,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 		delete(md, k)
 	}
 	delete(next, "status")
-	if _, err := w.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, next); err != nil {
+	if _, err := w.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, next); err != nil {
 		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, "could not recreate the downstream: "+err.Error())
 		return
 	}
@@ -440,7 +486,7 @@ func (w *watchManager) policyOf(c *cached) *gpol.Policy {
 }
 
 func (w *watchManager) policyNamed(name string) *gpol.Policy {
-	for _, e := range w.f.sortedPolicies() {
+	for _, e := range w.f.policies.Sorted() {
 		if e.p.Name == name {
 			return e.p
 		}
@@ -449,7 +495,7 @@ func (w *watchManager) policyNamed(name string) *gpol.Policy {
 }
 
 func (w *watchManager) knownPolicyName(name string) bool {
-	for _, e := range w.f.sortedPolicies() {
+	for _, e := range w.f.policies.Sorted() {
 		if e.p.Name == name && e.p.Spec.Evaluation.Synchronize {
 			return true
 		}
@@ -461,7 +507,7 @@ func (w *watchManager) knownPolicyName(name string) bool {
 // clone of a policy without synchronize: nothing watches it.
 func (f *Family) explainUnwatchedSource(ev generate.WatchEvent) {
 	anyUnsynced := false
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		anyUnsynced = anyUnsynced || !e.p.Spec.Evaluation.Synchronize
 	}
 	if !anyUnsynced {

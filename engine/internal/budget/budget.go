@@ -59,6 +59,31 @@ func (e *Exhausted) Error() string {
 	return msg
 }
 
+// Stopped is the error of a budget a limit other than its units ended (a
+// CEL call refused before it ran, because it would exceed its evaluation's
+// cost budget or build a value larger than Kubernetes accepts).
+type Stopped struct {
+	Why   string // what was refused, and why
+	Place string // where the engine was working, or ""
+}
+
+func (e *Stopped) Error() string {
+	if e.Place == "" {
+		return e.Why
+	}
+	return e.Why + " while " + e.Place
+}
+
+// Stop ends the budget: from now on every charge fails with a *Stopped
+// error that says why, and the run stops as when the budget runs out.
+func (b *Budget) Stop(why string) {
+	if b == nil || b.err != nil {
+		return
+	}
+	b.used = b.limit
+	b.err = &Stopped{Why: why, Place: b.place}
+}
+
 // ErrCancelled marks the error of a run stopped from outside (a deadline,
 // a client that went away). Unlike Exhausted it depends on the machine.
 var ErrCancelled = errors.New("the run was stopped")

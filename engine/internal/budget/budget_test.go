@@ -48,3 +48,19 @@ func TestSizeCountsBytesAndValues(t *testing.T) {
 	assert.Equal(t, int64(1+2+4+1+1+3), Size(v, 1<<20))
 	assert.LessOrEqual(t, Size(v, 2), int64(8), "stops past the limit")
 }
+
+func TestStopEndsTheBudgetWithItsReason(t *testing.T) {
+	b := New(100, nil, nil)
+	b.SetPlace("Kyverno processed an UpdateRequest")
+	require.NoError(t, b.Charge(10, "x"))
+	b.Stop("the CEL of spec.generate[0].expression: replace would build 9 GB")
+	err := b.Charge(1, "y")
+	var s *Stopped
+	require.ErrorAs(t, err, &s)
+	assert.Equal(t, "the CEL of spec.generate[0].expression: replace would build 9 GB while Kyverno processed an UpdateRequest", err.Error())
+	assert.Equal(t, err, b.Err())
+	b.Stop("a second reason")
+	assert.Equal(t, err, b.Err(), "the first reason stays")
+	var nilBudget *Budget
+	nilBudget.Stop("nothing") // a nil budget is free
+}

@@ -38,6 +38,10 @@ type Schema struct {
 	// MapKey makes an array an x-kubernetes-list-type: map keyed by this
 	// field of its items: two items with the same key are an error.
 	MapKey string
+	// Suggest names, for an unknown field of an object that people write
+	// by mistake (a tutorial's name for it), the field they meant: the
+	// API server's error is followed by `; did you mean "<field>"?`.
+	Suggest map[string]string
 }
 
 // Rule is an x-kubernetes-validations rule: when Holds is false the API
@@ -160,7 +164,11 @@ func (s *Schema) Check(r Reporter, v any, p Path) {
 			for _, k := range resource.SortedKeys(m) {
 				child, known := s.Props[k]
 				if !known {
-					r.Errorf(p.Key(k), "strict decoding error: unknown field %q", p.Key(k).String())
+					msg := fmt.Sprintf("strict decoding error: unknown field %q", p.Key(k).String())
+					if meant, ok := s.Suggest[k]; ok {
+						msg += fmt.Sprintf("; did you mean %q?", meant)
+					}
+					r.Errorf(p.Key(k), "%s", msg)
 					continue
 				}
 				child.Check(r, m[k], p.Key(k))

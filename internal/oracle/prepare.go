@@ -1,0 +1,160 @@
+package oracle
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Prepare turns a scenario (a chainsaw Test) into the test a recording
+// runs, on the live cluster and in genplay alike:
+//   - assert and error operations go: they change nothing, and on a live
+//     cluster a failed one would stop the test before the steps the
+//     recording is for (the recorder's settling is the wait they stood
+//     for);
+//   - catch and cleanup blocks go (diagnostics, and what chainsaw runs
+//     after the last step, which genplay does not);
+//   - each step is named "sNN <name>", so its operations can be told
+//     apart from another step's of the same name;
+//   - a step left with no operation sleeps 1ms (chainsaw needs one).
+//
+// It refuses what a live run cannot honour: a sleep longer than maxSleep
+// (genplay's logical clock crosses an hour in no time; chainsaw would
+// wait it), and scripts that restart Kyverno's Deployments, which do not
+// exist here (the controllers run as processes).
+func Prepare(text string, maxSleep time.Duration) (string, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return "", err
+	}
+	if doc["kind"] != "Test" {
+		return "", fmt.Errorf("not a chainsaw Test (kind %v)", doc["kind"])
+	}
+	spec, _ := doc["spec"].(map[string]any)
+	delete(spec, "catch")
+	steps, _ := spec["steps"].([]any)
+	for i, s := range steps {
+		step, _ := s.(map[string]any)
+		if step == nil {
+			return "", fmt.Errorf("step %d is not an object", i+1)
+		}
+		if _, ok := step["use"]; ok {
+			return "", fmt.Errorf("step %d uses a template: not recorded (write it out)", i+1)
+		}
+		name, _ := step["name"].(string)
+		if name == "" {
+			name = fmt.Sprintf("step-%d", i+1)
+		}
+		step["name"] = fmt.Sprintf("s%02d %s", i+1, name)
+		delete(step, "catch")
+		delete(step, "cleanup")
+		for _, block := range []string{"try", "finally"} {
+			ops, _ := step[block].([]any)
+			var kept []any
+			for _, o := range ops {
+				op, _ := o.(map[string]any)
+				if err := recordable(op, maxSleep); err != nil {
+					return "", fmt.Errorf("step %d: %w", i+1, err)
+				}
+				if op["assert"] != nil || op["error"] != nil {
+					continue
+				}
+				kept = append(kept, o)
+			}
+			if block == "try" && len(kept) == 0 {
+				kept = []any{map[string]any{"sleep": map[string]any{"duration": "1ms"}}}
+			}
+			if kept == nil {
+				delete(step, block)
+			} else {
+				step[block] = kept
+			}
+		}
+	}
+	out, err := yaml.Marshal(doc)
+	if err != nil {
+		return "", err
+	}
+	return string(out), nil
+}
+
+var restart = regexp.MustCompile(`rollout\s+restart|deployment/kyverno|kyverno-(admission|background|cleanup|reports)-controller`)
+
+func recordable(op map[string]any, maxSleep time.Duration) error {
+	if s, ok := op["sleep"].(map[string]any); ok {
+		d, err := time.ParseDuration(fmt.Sprint(s["duration"]))
+		if err != nil {
+			return fmt.Errorf("sleep %v: %w", s["duration"], err)
+		}
+		if d > maxSleep {
+			return fmt.Errorf("sleeps %s: a live run would wait it (recorded scenarios sleep at most %s)", d, maxSleep)
+		}
+	}
+	for _, k := range []string{"script", "command"} {
+		if s, ok := op[k].(map[string]any); ok {
+			text := fmt.Sprint(s["content"], " ", s["entrypoint"], " ", s["args"])
+			if restart.MatchString(text) {
+				return fmt.Errorf("a script acts on Kyverno's Deployments, which the oracle runs as processes")
+			}
+		}
+	}
+	return nil
+}
+
+// StepNames are the names of a prepared test's steps.
+func StepNames(prepared string) []string {
+	var doc struct {
+		Spec struct {
+			Steps []struct{ Name string } `json:"steps"`
+		} `json:"spec"`
+	}
+	_ = yaml.Unmarshal([]byte(prepared), &doc)
+	var out []string
+	for _, s := range doc.Spec.Steps {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// Hook adds the recorder's operations to a prepared test: settle after
+// each operation of a step but its last (so that Kyverno has reacted
+// before the next one, as genplay's Kyverno reacts within the operation
+// that caused it), and snapshot, which settles first, last in the step's
+// finally block (run whether or not the step failed). settle and snapshot
+// are shell commands; snapshot's %d is the step's index (from 0).
+func Hook(prepared, settle, snapshot string) (string, error) {
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(prepared), &doc); err != nil {
+		return "", err
+	}
+	spec, _ := doc["spec"].(map[string]any)
+	steps, _ := spec["steps"].([]any)
+	script := func(cmd string) map[string]any {
+		return map[string]any{"script": map[string]any{"content": cmd, "timeout": "5m"}}
+	}
+	for i, s := range steps {
+		step := s.(map[string]any)
+		try, _ := step["try"].([]any)
+		finally, _ := step["finally"].([]any)
+		var newTry, newFinally []any
+		for j, o := range try {
+			newTry = append(newTry, o)
+			if j < len(try)-1 || len(finally) > 0 {
+				newTry = append(newTry, script(settle))
+			}
+		}
+		for j, o := range finally {
+			newFinally = append(newFinally, o)
+			if j < len(finally)-1 {
+				newFinally = append(newFinally, script(settle))
+			}
+		}
+		step["try"] = newTry
+		step["finally"] = append(newFinally, script(strings.ReplaceAll(snapshot, "%d", fmt.Sprint(i))))
+	}
+	out, err := yaml.Marshal(doc)
+	return string(out), err
+}

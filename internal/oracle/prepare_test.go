@@ -1,0 +1,131 @@
+package oracle
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+)
+
+const scenario = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: t
+spec:
+  steps:
+  - name: policy
+    try:
+    - apply:
+        file: policy.yaml
+    - assert:
+        file: ready.yaml
+    catch:
+    - events: {}
+  - try:
+    - error:
+        file: gone.yaml
+    cleanup:
+    - delete:
+        ref: {apiVersion: v1, kind: Namespace, name: x}
+    finally:
+    - script:
+        content: kubectl get ns
+`
+
+func TestPrepareKeepsWhatChangesTheCluster(t *testing.T) {
+	out, err := Prepare(scenario, time.Minute)
+	require.NoError(t, err)
+	var doc struct {
+		Spec struct {
+			Steps []map[string]any `json:"steps"`
+		} `json:"spec"`
+	}
+	require.NoError(t, yaml.Unmarshal([]byte(out), &doc))
+	require.Len(t, doc.Spec.Steps, 2)
+	assert.Equal(t, "s01 policy", doc.Spec.Steps[0]["name"])
+	assert.Equal(t, "s02 step-2", doc.Spec.Steps[1]["name"], "an unnamed step is named as genplay names it")
+	assert.Equal(t, []any{map[string]any{"apply": map[string]any{"file": "policy.yaml"}}}, doc.Spec.Steps[0]["try"], "the assert goes")
+	assert.NotContains(t, doc.Spec.Steps[0], "catch")
+	assert.Equal(t, []any{map[string]any{"sleep": map[string]any{"duration": "1ms"}}}, doc.Spec.Steps[1]["try"], "a step left empty sleeps")
+	assert.NotContains(t, doc.Spec.Steps[1], "cleanup")
+	assert.Len(t, doc.Spec.Steps[1]["finally"], 1)
+	assert.Equal(t, []string{"s01 policy", "s02 step-2"}, StepNames(out))
+}
+
+func TestPrepareRefusesWhatALiveRunCannotHonour(t *testing.T) {
+	_, err := Prepare(strings.Replace(scenario, "    - error:\n        file: gone.yaml\n", "    - sleep:\n        duration: 1h\n", 1), time.Minute)
+	assert.ErrorContains(t, err, "sleeps 1h0m0s")
+	_, err = Prepare(strings.Replace(scenario, "kubectl get ns", "kubectl rollout restart deployment/kyverno-background-controller -n kyverno", 1), time.Minute)
+	assert.ErrorContains(t, err, "Kyverno's Deployments")
+	_, err = Prepare("apiVersion: v1\nkind: ConfigMap\n", time.Minute)
+	assert.ErrorContains(t, err, "not a chainsaw Test")
+}
+
+func TestHookSettlesAfterEachOperationAndSnapshotsEachStep(t *testing.T) {
+	prepared, err := Prepare(scenario, time.Minute)
+	require.NoError(t, err)
+	out, err := Hook(prepared, "settle", "snapshot %d")
+	require.NoError(t, err)
+	var doc struct {
+		Spec struct {
+			Steps []struct {
+				Try     []map[string]any `json:"try"`
+				Finally []map[string]any `json:"finally"`
+			} `json:"steps"`
+		} `json:"spec"`
+	}
+	require.NoError(t, yaml.Unmarshal([]byte(out), &doc))
+	content := func(op map[string]any) any { return op["script"].(map[string]any)["content"] }
+	s0 := doc.Spec.Steps[0]
+	require.Len(t, s0.Try, 1, "the snapshot settles after the last operation")
+	require.Len(t, s0.Finally, 1)
+	assert.Equal(t, "snapshot 0", content(s0.Finally[0]))
+	s1 := doc.Spec.Steps[1]
+	require.Len(t, s1.Try, 2, "the sleep and a settle before the finally block")
+	assert.Equal(t, "settle", content(s1.Try[1]))
+	require.Len(t, s1.Finally, 2, "the step's own finally operation, the snapshot")
+	assert.Equal(t, "snapshot 1", content(s1.Finally[1]))
+}
+
+func TestChangesTellRecreatedFromUpdated(t *testing.T) {
+	before := []Object{{Key: "a", UID: "1", Digest: "x"}, {Key: "b", UID: "2", Digest: "x"}, {Key: "c", UID: "3", Digest: "x"}, {Key: "d", UID: "4", Digest: "x"}}
+	after := []Object{{Key: "a", UID: "1", Digest: "x"}, {Key: "b", UID: "5", Digest: "x"}, {Key: "c", UID: "3", Digest: "y"}, {Key: "e", UID: "6", Digest: "x"}}
+	assert.Equal(t, []Change{
+		{Key: "b", Action: Recreated, OldUID: "2", NewUID: "5"},
+		{Key: "c", Action: Updated, NewUID: "3"},
+		{Key: "d", Action: Deleted, OldUID: "4"},
+		{Key: "e", Action: Created, NewUID: "6"},
+	}, Changes(before, after))
+}
+
+func TestViewNamesUIDsByTheirObjects(t *testing.T) {
+	o := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "data": map[string]any{"k": "v"}, "status": map[string]any{"x": 1},
+		"metadata": map[string]any{"name": "cm", "namespace": "ns", "uid": "u1", "resourceVersion": "7",
+			"labels":          map[string]any{"generate.kyverno.io/trigger-uid": "u0", "app": "x"},
+			"annotations":     map[string]any{"kubectl.kubernetes.io/last-applied-configuration": "{}"},
+			"ownerReferences": []any{map[string]any{"apiVersion": "v1", "kind": "Namespace", "name": "ns", "uid": "u0", "blockOwnerDeletion": true}}}}
+	v := View(o, map[string]string{"u0": "v1/Namespace//ns"})
+	assert.Equal(t, map[string]any{
+		"data":            map[string]any{"k": "v"},
+		"labels":          map[string]any{"generate.kyverno.io/trigger-uid": "uid:v1/Namespace//ns", "app": "x"},
+		"ownerReferences": []any{map[string]any{"kind": "Namespace", "name": "ns", "uid": "uid:v1/Namespace//ns"}},
+	}, v)
+	assert.Equal(t, "v1/ConfigMap/ns/cm", Key(o))
+}
+
+func TestInScope(t *testing.T) {
+	obj := func(apiVersion, kind, ns, name string) map[string]any {
+		return map[string]any{"apiVersion": apiVersion, "kind": kind, "metadata": map[string]any{"name": name, "namespace": ns}}
+	}
+	assert.True(t, InScope(obj("networking.k8s.io/v1", "NetworkPolicy", "team", "deny")))
+	assert.True(t, InScope(obj("kyverno.io/v1", "ClusterPolicy", "", "p")))
+	assert.False(t, InScope(obj("v1", "ConfigMap", "team", "kube-root-ca.crt")))
+	assert.False(t, InScope(obj("v1", "ServiceAccount", "team", "default")))
+	assert.False(t, InScope(obj("v1", "Secret", "kyverno", "kyverno-svc.kyverno.svc.kyverno-tls-pair")))
+	assert.False(t, InScope(obj("kyverno.io/v2", "UpdateRequest", "kyverno", "ur-1")))
+	assert.False(t, InScope(obj("coordination.k8s.io/v1", "Lease", "team", "l")))
+	assert.False(t, InScope(obj("v1", "Namespace", "", "kube-system")))
+}
