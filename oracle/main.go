@@ -31,10 +31,10 @@ import (
 	"github.com/genplay/genplay/internal/oracle"
 )
 
-var k8sVersion, etcdVersion, chainsawVersion string
+var etcdVersion, chainsawVersion string
 
 // readVersions reads oracle/versions.sh, the one place the stack's
-// versions are written.
+// versions are written (Kubernetes' follows Kyverno's: kubernetesFor).
 func readVersions(dir string) error {
 	f, err := os.Open(filepath.Join(dir, "versions.sh"))
 	if err != nil {
@@ -52,9 +52,9 @@ func readVersions(dir string) error {
 			}
 		}
 	}
-	k8sVersion, etcdVersion, chainsawVersion = vals["K8S_VERSION"], vals["ETCD_VERSION"], vals["CHAINSAW_VERSION"]
-	if k8sVersion == "" || etcdVersion == "" || chainsawVersion == "" {
-		return fmt.Errorf("versions.sh does not name the Kubernetes, etcd and chainsaw versions")
+	etcdVersion, chainsawVersion = vals["ETCD_VERSION"], vals["CHAINSAW_VERSION"]
+	if etcdVersion == "" || chainsawVersion == "" {
+		return fmt.Errorf("versions.sh does not name the etcd and chainsaw versions")
 	}
 	return nil
 }
@@ -162,7 +162,7 @@ func liveStack(cache string, instance int) (*stack, *evidence, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s.version = ev.Kyverno
+	s.version, s.k8s = ev.Kyverno, ev.Kubernetes
 	for _, c := range components {
 		if !s.alive(c) && (c != "kyverno-cleanup" || s.pid(c) != 0) {
 			return nil, nil, fmt.Errorf("%s is not running (see %s): make oracle starts the stack again", c, filepath.Join(s.dir, "logs", c+".log"))
@@ -248,7 +248,7 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 	repo := f.String("repo", ".", "the repository the sources are in")
 	runs := f.Int("runs", 2, "runs of each scenario")
 	quiet := f.Duration("quiet", 2500*time.Millisecond, "settled: no change for this long")
-	only := f.String("only", "", "record only the sources whose path matches this regexp")
+	only := f.String("only", "", "record only the sources whose path or recording name matches this regexp")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -259,7 +259,7 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 	if err != nil {
 		return err
 	}
-	srcs, err := corpus(*repo, f.Args())
+	srcs, err := readCorpus(*repo, f.Args())
 	if err != nil {
 		return err
 	}
@@ -270,14 +270,16 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 		}
 		var kept []source
 		for _, src := range srcs {
-			if re.MatchString(src.path) {
+			if re.MatchString(src.path) || re.MatchString(src.name) {
 				kept = append(kept, src)
 			}
 		}
 		srcs = kept
 	}
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].path < srcs[j].path })
-	self, err := os.Executable()
+	// The hooks run a copy of this binary: a rebuild while it records
+	// does not change the recorder under it.
+	self, err := copySelf(filepath.Join(s.dir, "oracle-hooks"))
 	if err != nil {
 		return err
 	}
@@ -348,4 +350,21 @@ func hookCmd(ctx context.Context, cache string, instance int, runDir, cmd string
 			*step, st.Unready, st.LastPoll.urs, st.LastPoll.terminating)
 	}
 	return writeJSON(rs.file(fmt.Sprintf("step-%03d.json", *step)), rec)
+}
+
+// copySelf copies this program's binary to file.
+func copySelf(file string) (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		return "", err
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o755); err != nil {
+		return "", err
+	}
+	return file, os.Rename(tmp, file)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/internal/oracle"
+	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // source is one scenario of the corpus.
@@ -23,12 +24,15 @@ type source struct {
 	files map[string]string // the other files of its folder (dir tests)
 }
 
-// corpus reads the scenarios: a .yaml file is one scenario; a folder holds
+// readCorpus reads the scenarios: a .yaml file is one scenario; a folder holds
 // chainsaw tests (a chainsaw-test.yaml with its files) or scenario files.
-func corpus(repo string, args []string) ([]source, error) {
+func readCorpus(repo string, args []string) ([]source, error) {
 	var out []source
 	for _, a := range args {
-		full := filepath.Join(repo, a)
+		full := a
+		if !filepath.IsAbs(a) {
+			full = filepath.Join(repo, a)
+		}
 		info, err := os.Stat(full)
 		if err != nil {
 			return nil, err
@@ -83,8 +87,17 @@ func readSource(repo, file string, dir bool) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
-	rel, _ := filepath.Rel(repo, file)
-	s := source{path: filepath.ToSlash(rel), text: string(b), name: recordingName(filepath.ToSlash(rel))}
+	s := source{text: string(b)}
+	rel, err := filepath.Rel(repo, file)
+	switch from := corpus.From(s.text); {
+	case from != "": // a scenario a test made (internal/oracle/corpus): named by its file, from what it says
+		s.path, s.name = from, recordingName(filepath.Base(file))
+	case err == nil && !strings.HasPrefix(rel, ".."):
+		s.path = filepath.ToSlash(rel)
+		s.name = recordingName(s.path)
+	default:
+		s.path, s.name = file, recordingName(filepath.Base(file))
+	}
 	if dir {
 		s.files = map[string]string{}
 		d := filepath.Dir(file)
@@ -111,14 +124,16 @@ var nameChars = regexp.MustCompile(`[^a-z0-9]+`)
 
 // recordingName names a recording after its source: site/examples/x.yaml
 // is example-x, engine/testdata/chainsaw/policy/y/chainsaw-test.yaml is
-// chainsaw-policy-y.
+// chainsaw-policy-y, engine/testdata/cases/cheatsheet/clusterpolicy/data/
+// z/sync-true-orphan-false.yaml is
+// cheatsheet-clusterpolicy-data-z-sync-true-orphan-false.
 func recordingName(rel string) string {
 	rel = strings.TrimSuffix(strings.TrimSuffix(rel, "/chainsaw-test.yaml"), ".yaml")
 	for _, p := range []struct{ prefix, name string }{
 		{"site/examples/", "example-"},
 		{"engine/testdata/chainsaw/", "chainsaw-"},
 		{"engine/testdata/scenarios/", "scenario-"},
-		{"testdata/oracle/corpus/", ""},
+		{"engine/testdata/cases/", ""},
 		{"engine/testdata/", ""},
 	} {
 		if strings.HasPrefix(rel, p.prefix) {
@@ -372,7 +387,7 @@ func (s *stack) chainsaw(ctx context.Context, args ...string) (string, int) {
 func chainsawCmd(ctx context.Context, s *stack, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, s.bin("chainsaw-"+chainsawVersion, "chainsaw"), args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig(),
-		"PATH="+filepath.Join(s.cache, "kubernetes-"+k8sVersion)+":"+os.Getenv("PATH"))
+		"PATH="+s.k8sDir()+":"+os.Getenv("PATH"))
 	return cmd
 }
 

@@ -29,9 +29,10 @@ type stack struct {
 	// kube-controller-manager, not Kyverno (to check the cluster alone).
 	kubernetesOnly bool
 	cache          string // the build cache (binaries)
-	version  string // Kyverno's
-	instance int
-	dir      string // run/<instance>: certs, logs, pids, etcd data
+	version        string // Kyverno's
+	k8s            string // Kubernetes' (kubernetesFor), once known
+	instance       int
+	dir            string // run/<instance>: certs, logs, pids, etcd data
 }
 
 func newStack(cache, version string, instance int) *stack {
@@ -63,6 +64,21 @@ func (s *stack) bin(component, name string) string {
 	return filepath.Join(s.cache, component, name)
 }
 func (s *stack) kyvernoDir() string { return filepath.Join(s.cache, "kyverno-"+s.version) }
+func (s *stack) k8sDir() string     { return filepath.Join(s.cache, "kubernetes-"+s.k8s) }
+
+// kubernetesFor is the Kubernetes release Kyverno's build runs on: the
+// one whose libraries its go.mod requires, as oracle/build.sh wrote it
+// beside Kyverno's binaries (K8S_VERSION in the environment overrides it).
+func kubernetesFor(kyvernoDir string) (string, error) {
+	if v := os.Getenv("K8S_VERSION"); v != "" {
+		return v, nil
+	}
+	b, err := os.ReadFile(filepath.Join(kyvernoDir, "kubernetes-version"))
+	if err != nil {
+		return "", fmt.Errorf("which Kubernetes Kyverno runs on: %w (oracle/build.sh writes it)", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
 
 func (s *stack) admin() (*kube, error) {
 	c := s.certs()
@@ -120,7 +136,14 @@ func (s *stack) up(ctx context.Context) error {
 			return err
 		}
 	}
-	k8s := "kubernetes-" + k8sVersion
+	if s.k8s == "" {
+		v, err := kubernetesFor(s.kyvernoDir())
+		if err != nil {
+			return err
+		}
+		s.k8s = v
+	}
+	k8s := "kubernetes-" + s.k8s
 	need := []string{s.bin("etcd-"+etcdVersion, "etcd"), s.bin(k8s, "kube-apiserver"), s.bin(k8s, "kube-controller-manager"), s.bin(k8s, "kubectl")}
 	if !s.kubernetesOnly {
 		need = append(need, filepath.Join(s.kyvernoDir(), "kyverno"), filepath.Join(s.kyvernoDir(), "background-controller"),
@@ -239,8 +262,8 @@ func (s *stack) up(ctx context.Context) error {
 			ev.Chainsaw = string(m[1])
 		}
 	}
-	if ev.Kyverno != s.version || ev.Background != s.version || ev.Kubernetes != k8sVersion {
-		return fmt.Errorf("the live components report Kyverno %q/%q and Kubernetes %q, not %s and %s", ev.Kyverno, ev.Background, ev.Kubernetes, s.version, k8sVersion)
+	if ev.Kyverno != s.version || ev.Background != s.version || ev.Kubernetes != s.k8s {
+		return fmt.Errorf("the live components report Kyverno %q/%q and Kubernetes %q, not %s and %s", ev.Kyverno, ev.Background, ev.Kubernetes, s.version, s.k8s)
 	}
 	b, _ := json.MarshalIndent(ev, "", "  ")
 	if err := os.WriteFile(s.evidenceFile(), append(b, '\n'), 0o644); err != nil {
@@ -347,7 +370,7 @@ func (s *stack) installKyverno(ctx context.Context) error {
 }
 
 func (s *stack) kubectl(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, s.bin("kubernetes-"+k8sVersion, "kubectl"), append([]string{"--kubeconfig=" + s.kubeconfig()}, args...)...)
+	cmd := exec.CommandContext(ctx, filepath.Join(s.k8sDir(), "kubectl"), append([]string{"--kubeconfig=" + s.kubeconfig()}, args...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("kubectl %s: %w\n%s", strings.Join(args, " "), err, lastLines(string(out), 20))
@@ -504,7 +527,9 @@ func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
 			}
 		}
 		for _, lease := range []string{"kyverno-background-controller", "kyverno"} {
-			var l struct{ Spec struct{ HolderIdentity string } }
+			var l struct {
+				Spec struct{ HolderIdentity string }
+			}
 			if err := admin.get(ctx, "/apis/coordination.k8s.io/v1/namespaces/kyverno/leases/"+lease, &l); err != nil {
 				return fmt.Errorf("lease %s: %w", lease, err)
 			}
