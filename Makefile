@@ -210,6 +210,11 @@ ORACLE_CORPUS   ?= site/examples engine/testdata/chainsaw engine/testdata/scenar
 ORACLE_MADE     := $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE)
 ORACLE_ONLY     ?=
 ORACLE_RUNS     ?= 2
+# ORACLE_SCAN=2m starts the stack with that background scan interval in
+# place of Kyverno's hour: oracle-record then records the scenarios that
+# sleep through periodic scans (whole hours; docs/oracle.md), and only them.
+ORACLE_SCAN     ?=
+ORACLE_UP       = -version $(ORACLE_VERSION)$(if $(ORACLE_SCAN), -scan-interval $(ORACLE_SCAN))
 
 $(ORACLE_BIN): $(GOSRC) $(wildcard oracle/*.go) oracle/go.mod oracle/go.sum
 	@mkdir -p $(@D)
@@ -219,7 +224,7 @@ oracle-bin: $(ORACLE_BIN)
 
 oracle: oracle-bin ## build (once, cached) and start real Kyverno (VERSION=v1.19.1) with etcd, kube-apiserver and kube-controller-manager on loopback
 	GO=$(GO) GENPLAY_ORACLE_CACHE=$(ORACLE_CACHE) oracle/build.sh $(ORACLE_VERSION)
-	$(ORACLE) up -version $(ORACLE_VERSION)
+	$(ORACLE) up $(ORACLE_UP)
 	$(ORACLE) status
 
 oracle-down: oracle-bin ## stop the oracle's processes (by the PIDs it wrote)
@@ -234,8 +239,7 @@ oracle-test: oracle-bin ## run the chainsaw tests in DIR with real chainsaw agai
 	$(ORACLE) test $(DIR)
 
 oracle-record: oracle-bin ## record what real Kyverno does with the corpus into testdata/oracle/VERSION (starts the oracle at VERSION)
-	@# (status's output read whole: with pipefail, grep -q ending the pipe early fails it)
-	@up=$$($(ORACLE) status 2>/dev/null || true); if ! grep -q "^Kyverno $(ORACLE_VERSION) " <<<"$$up"; then $(MAKE) --no-print-directory oracle VERSION=$(ORACLE_VERSION); fi
+	@$(ORACLE) running $(ORACLE_UP) 2>/dev/null || $(MAKE) --no-print-directory oracle VERSION=$(ORACLE_VERSION)
 	rm -rf $(ORACLE_MADE) && mkdir -p $(ORACLE_MADE)
 	GENPLAY_ORACLE_CORPUS=$(ORACLE_MADE) $(GO) test -count=1 -run MigrationDoc ./cmd/genplay/ > /dev/null
 	$(ORACLE) record -out testdata/oracle/$(ORACLE_VERSION) -runs $(ORACLE_RUNS) -only '$(value ORACLE_ONLY)' $(ORACLE_CORPUS) $(ORACLE_MADE)

@@ -99,11 +99,15 @@ func run(args []string) error {
 		f := flag.NewFlagSet("up", flag.ContinueOnError)
 		v := version(f)
 		kubeOnly := f.Bool("kubernetes-only", false, "start etcd, kube-apiserver and kube-controller-manager only")
+		scan := f.Duration("scan-interval", 0, "the background controller's BACKGROUND_SCAN_INTERVAL (default: Kyverno's, an hour), for scenarios that sleep through periodic scans")
 		if err := f.Parse(rest); err != nil {
 			return err
 		}
 		s := newStack(*cache, *v, *instance)
 		s.kubernetesOnly = *kubeOnly
+		if *scan != 0 {
+			s.scanInterval = scan.String()
+		}
 		if err := s.up(ctx); err != nil {
 			s.down()
 			return err
@@ -126,6 +130,9 @@ func run(args []string) error {
 			return err
 		}
 		fmt.Printf("Kyverno %s on Kubernetes %s (etcd %s, chainsaw %s), up since %s\nKUBECONFIG=%s\n", ev.Kyverno, ev.Kubernetes, ev.Etcd, ev.Chainsaw, ev.StartedAt.Format(time.RFC3339), s.kubeconfig())
+		if ev.ScanInterval != "" {
+			fmt.Printf("background scan every %s (BACKGROUND_SCAN_INTERVAL)\n", ev.ScanInterval)
+		}
 		rss := s.rss()
 		total := 0
 		for _, c := range components {
@@ -133,6 +140,27 @@ func run(args []string) error {
 			total += rss[c]
 		}
 		fmt.Printf("  %-24s %14d MiB\n", "total", total)
+		return nil
+	case "running":
+		// Whether this instance runs Kyverno at -version with
+		// -scan-interval (exit 1 when not): make oracle-record asks.
+		f := flag.NewFlagSet("running", flag.ContinueOnError)
+		v := version(f)
+		scan := f.Duration("scan-interval", 0, "the background scan interval it must run with (default: Kyverno's)")
+		if err := f.Parse(rest); err != nil {
+			return err
+		}
+		_, ev, err := liveStack(*cache, *instance)
+		if err != nil {
+			return err
+		}
+		want := ""
+		if *scan != 0 {
+			want = scan.String()
+		}
+		if ev.Kyverno != *v || ev.ScanInterval != want {
+			return fmt.Errorf("instance %d runs Kyverno %s (background scan %q), not %s (%q)", *instance, ev.Kyverno, ev.ScanInterval, *v, want)
+		}
 		return nil
 	case "test":
 		return testCmd(ctx, *cache, *instance, rest)
@@ -144,6 +172,8 @@ func run(args []string) error {
 		return recordCmd(ctx, *cache, *instance, abs, rest)
 	case "settle", "snapshot":
 		return hookCmd(ctx, *cache, *instance, *runDir, cmd, rest)
+	case "scan":
+		return scanHook(ctx, *cache, *instance, *runDir, rest)
 	}
 	return fmt.Errorf("unknown command %q", cmd)
 }
@@ -289,7 +319,7 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 	rc := &recorder{s: s, self: self, src: srcDir, cache: cache, out: *out, runs: *runs, work: filepath.Join(s.dir, "work"),
 		settle: oracle.Settle{QuietSeconds: quiet.Seconds(), PollMillis: 250, TimeoutSeconds: 90},
 		ev: oracle.Evidence{Kyverno: ev.Kyverno, Background: ev.Background, Kubernetes: ev.Kubernetes, Etcd: ev.Etcd,
-			Chainsaw: ev.Chainsaw, Authorizer: ev.Authorizer, Permissions: "kyverno-e2e"}}
+			Chainsaw: ev.Chainsaw, Authorizer: ev.Authorizer, Permissions: "kyverno-e2e", ScanInterval: ev.ScanInterval}}
 	fmt.Printf("oracle: recording %d scenarios against Kyverno %s, %d runs each\n", len(srcs), ev.Kyverno, *runs)
 	return rc.recordAll(ctx, srcs)
 }
