@@ -212,7 +212,7 @@ ORACLE_ONLY     ?=
 ORACLE_RUNS     ?= 2
 # ORACLE_SCAN=2m starts the stack with that background scan interval in
 # place of Kyverno's hour: oracle-record then records the scenarios that
-# sleep through periodic scans (whole hours; docs/oracle.md), and only them.
+# sleep through periodic scans (an hour or more; docs/oracle.md), and only them.
 ORACLE_SCAN     ?=
 ORACLE_UP       = -version $(ORACLE_VERSION)$(if $(ORACLE_SCAN), -scan-interval $(ORACLE_SCAN))
 

@@ -218,7 +218,7 @@ func (rc *recorder) record(ctx context.Context, src source) (*oracle.Recording, 
 	}
 	switch scans := oracle.Scans(prepared); {
 	case scans > 0 && rc.ev.ScanInterval == "":
-		return nil, fmt.Errorf("sleeps through %d periodic background scans (whole hours): recorded on a stack whose scan is short (make oracle-record ORACLE_SCAN=2m)", scans)
+		return nil, fmt.Errorf("sleeps through %d periodic background scans (an hour or more): recorded on a stack whose scan is short (make oracle-record ORACLE_SCAN=2m)", scans)
 	case scans == 0 && rc.ev.ScanInterval != "":
 		return nil, errOtherStack
 	}

@@ -25,7 +25,8 @@ import (
 //
 // It refuses what a live run cannot honour: a sleep longer than maxSleep
 // (genplay's logical clock crosses an hour in no time; chainsaw would
-// wait it) unless it lasts whole background scan intervals (Scans), and
+// wait it) unless it sleeps through background scans (an hour or more:
+// Scans), and
 // scripts that restart Kyverno's Deployments, which do not exist here (the
 // controllers run as processes).
 func Prepare(text string, maxSleep time.Duration) (string, error) {
@@ -92,8 +93,8 @@ func recordable(op map[string]any, maxSleep time.Duration) error {
 		if err != nil {
 			return fmt.Errorf("sleep %v: %w", s["duration"], err)
 		}
-		if d > maxSleep && d%ScanInterval != 0 {
-			return fmt.Errorf("sleeps %s: a live run would wait it (recorded scenarios sleep at most %s, or whole hours: periodic scans)", d, maxSleep)
+		if d > maxSleep && d < ScanInterval {
+			return fmt.Errorf("sleeps %s: a live run would wait it (recorded scenarios sleep at most %s, or through periodic scans: an hour or more)", d, maxSleep)
 		}
 	}
 	for _, k := range []string{"script", "command"} {
@@ -128,9 +129,12 @@ func StepNames(prepared string) []string {
 const ScanInterval = engine.BackgroundScanInterval
 
 // Scans is how many periodic reconciles a prepared test sleeps through:
-// each of its sleeps that lasts whole scan intervals counts them. A live
-// run honours them on a stack whose background scan is short, waiting for
-// that many reconciles in place of each sleep (Hook's scan).
+// a sleep of an hour or more crosses one per whole hour, as in genplay,
+// whose scans come every hour from the start (the few seconds a scenario
+// spends before its sleep do not change the count; what the sleep lasts
+// beyond its whole hours holds no scan). A live run honours them on a
+// stack whose background scan is short, waiting for that many reconciles
+// in place of each such sleep (Hook's scan).
 func Scans(prepared string) int {
 	n := 0
 	for _, op := range operations(prepared) {
@@ -141,15 +145,15 @@ func Scans(prepared string) int {
 	return n
 }
 
-// hourSleep is the number of scan intervals a sleep operation lasts, when
-// it lasts whole ones.
+// hourSleep is the number of scan intervals a sleep operation crosses,
+// when it lasts one or more.
 func hourSleep(op map[string]any) (int, bool) {
 	s, ok := op["sleep"].(map[string]any)
 	if !ok {
 		return 0, false
 	}
 	d, err := time.ParseDuration(fmt.Sprint(s["duration"]))
-	if err != nil || d < ScanInterval || d%ScanInterval != 0 {
+	if err != nil || d < ScanInterval {
 		return 0, false
 	}
 	return int(d / ScanInterval), true
@@ -174,9 +178,9 @@ func operations(prepared string) []map[string]any {
 // each operation of a step but its last (so that Kyverno has reacted
 // before the next one, as genplay's Kyverno reacts within the operation
 // that caused it), and snapshot, which settles first, last in the step's
-// finally block (run whether or not the step failed). A sleep of whole
-// scan intervals becomes scan, which waits for that many periodic
-// reconciles of the live background controller (Scans). settle, snapshot
+// finally block (run whether or not the step failed). A sleep of an hour
+// or more becomes scan, which waits for as many periodic reconciles of the
+// live background controller as it crosses (Scans). settle, snapshot
 // and scan are shell commands; snapshot's %d is the step's index (from
 // 0), scan's the number of reconciles.
 func Hook(prepared, settle, snapshot, scan string) (string, error) {
