@@ -18,11 +18,10 @@ import (
 // live run cannot wait hours, so a stack started with a short interval
 // (up -scan-interval) runs such scenarios this way: the run starts right
 // after a periodic reconcile, and each sleep of an hour or more (N whole
-// hours) becomes the scan
-// hook, which waits for the next N reconciles; the hook fails when a
-// reconcile came earlier in the scenario than its sleep (the interval was
-// too short for the scenario), so that the run is not taken for what
-// genplay simulates. Scenarios without such a sleep are not recorded on
+// hours) becomes the scan hook, which waits for the next N reconciles; the
+// hook fails when a reconcile came earlier in the scenario than its sleep
+// (the interval was too short for the scenario), so that the run is not
+// taken for what genplay simulates. Scenarios without such a sleep are not recorded on
 // such a stack: its reconciles would act in the middle of them.
 
 // scanLine is what the background controller logs at each periodic
