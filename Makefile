@@ -53,7 +53,8 @@ WASMCOLD := go.yaml.in/yaml/v3 encoding/json encoding/base64 encoding/hex math/b
 	github.com/genplay/genplay/engine/internal/schema github.com/genplay/genplay/engine/timeline \
 	strconv internal/strconv strings bytes sort slices unicode/utf8 math sigs.k8s.io/yaml/... go.yaml.in/yaml/v2 \
 	runtime internal/runtime/... github.com/genplay/genplay/engine/variables github.com/genplay/genplay/engine/match \
-	github.com/genplay/genplay/engine/generate \
+	github.com/genplay/genplay/engine/generate github.com/genplay/genplay/engine/policy/controller \
+	github.com/genplay/genplay/engine/admission \
 	github.com/genplay/genplay/engine/internal/nesting github.com/genplay/genplay/engine/internal/k8sname context \
 	github.com/genplay/genplay/engine/internal/regen github.com/genplay/genplay/engine/cluster
 WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/api"
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/site/examples"
@@ -33,7 +33,7 @@ func TestExamples(t *testing.T) {
 	})
 
 	// As cmd/genplay serve registers it: with the CEL family.
-	h := api.Handler(api.Options{Families: []generate.NewFamily{controller.New}})
+	h := api.Handler(api.Options{Families: []engine.Family{controller.New}})
 	t.Run("GET /api/v1/examples answers the gallery as JSON", func(t *testing.T) {
 		res := do(t, h, http.MethodGet, "/api/v1/examples", "", nil)
 		require.Equal(t, http.StatusOK, res.StatusCode)

@@ -23,7 +23,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -94,7 +93,7 @@ type Options struct {
 	// passes the CEL GeneratingPolicy family; cmd/worker passes none (unless
 	// built with WORKER_TAGS=cel,nox509: cmd/worker/README.md), and
 	// answers a GeneratingPolicy with a skip that says so.
-	Families []generate.NewFamily
+	Families []engine.Family
 }
 
 // Handler returns the API. It keeps no state between requests beyond the
@@ -169,7 +168,7 @@ type server struct {
 	maxQueue int64
 	logger   *slog.Logger
 	run      func(string, []byte, engine.Options) *timeline.Result
-	families []generate.NewFamily
+	families []engine.Family
 	gallery  func() ([]byte, error)
 	routes   map[string]route
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/internal/oracle/corpus"
@@ -36,7 +35,7 @@ import (
 const casesDir = "testdata/cases"
 
 // gpolOptions runs the CEL family, as genplay run and genplay test do.
-var gpolOptions = Options{Permissions: PermissionsUnchecked, Families: []generate.NewFamily{controller.New}}
+var gpolOptions = Options{Permissions: PermissionsUnchecked, Families: []Family{controller.New}}
 
 // caseCheck is an expectation of a case beyond its chainsaw operations.
 type caseCheck struct {

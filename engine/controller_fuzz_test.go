@@ -12,6 +12,7 @@ import (
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
@@ -176,8 +177,12 @@ func (r *fuzzRun) act(op, arg byte) {
 // syncRule reports whether the policy and rule a downstream's labels name
 // exist now with synchronize: true.
 func (r *fuzzRun) syncRule(l map[string]string) bool {
-	p := r.s.ctrl.Policy("ClusterPolicy/" + l[generate.LabelPolicyName])
-	if p == nil {
+	live, err := r.s.store.View(resource.Ref{APIVersion: "kyverno.io/v1", Kind: policy.KindClusterPolicy, Name: l[generate.LabelPolicyName]})
+	if err != nil {
+		return false
+	}
+	p, diags := policy.Parse(nil, live)
+	if diags.HasErrors() {
 		return false
 	}
 	for _, rule := range p.Spec.Rules {

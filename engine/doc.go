@@ -4,14 +4,20 @@
 // playground, the HTTP API — passes on unchanged.
 //
 // The layers, bottom up: resource (unstructured objects), cluster (the
-// in-memory API server), source (YAML with positions), policy (Kyverno's
-// policy model and validation), variables, conditions and match (Kyverno's
-// JMESPath, preconditions and match/exclude), generate (the webhook, the
-// background controller and the policy controller), rbac (Kyverno's
-// permission check on generate targets), scenario and assert (chainsaw's
-// Test format and assertions), shell (script and command operations,
-// through the narrow shell.Session this package implements), and this
-// package on top.
+// in-memory API server), source (YAML with positions), admission (an
+// admission request and its user), policy (Kyverno's ClusterPolicy/Policy
+// model and validation), variables, conditions and match (Kyverno's
+// JMESPath, preconditions and match/exclude), rbac (Kyverno's permission
+// check on generate targets), generate (the core both policy families
+// share: writes admitted to every family, the UpdateRequest queue and its
+// limits, labels, the background scan), the two families on it as peers,
+// policy/controller (ClusterPolicy and Policy, in every build) and
+// gpol/controller (the CEL GeneratingPolicy family, registered by the
+// adapters that want it through Options.Families), scenario and assert
+// (chainsaw's Test format and assertions), shell (script and command
+// operations, through the narrow shell.Session this package implements),
+// and this package on top, which admits every family's policies one way
+// (putPolicy).
 //
 // The Kyverno release genplay follows is [KyvernoVersion].
 //

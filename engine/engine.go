@@ -55,7 +55,7 @@ type Options struct {
 	// itself does not import it, so that a build without it (the browser's
 	// core wasm) stays free of cel-go; such a build answers a scenario that
 	// writes a GeneratingPolicy with a skip that says so.
-	Families []generate.NewFamily
+	Families []Family
 	// PolicyExceptions is Kyverno's --enablePolicyException for the CEL
 	// family: off, as in the Helm chart; Kyverno's conformance suite runs
 	// with it on (genplay test turns it on, genplay run has a flag).
@@ -65,13 +65,17 @@ type Options struct {
 	// assigns its own): results and generated objects that refer to it
 	// (an ownerReference's uid) then match.
 	KeepUIDs bool
+	// Values stand in for context and request data, as a kyverno-test.yaml's
+	// values file does for Kyverno's CLI; nil: none.
+	Values *Values
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.
-type Override struct {
-	Synchronize                    *bool `json:"synchronize,omitempty"`
-	OrphanDownstreamOnPolicyDelete *bool `json:"orphanDownstreamOnPolicyDelete,omitempty"`
-}
+type Override = generate.Override
+
+// Values stand in for context and request data, as a kyverno-test.yaml's
+// values file does for Kyverno's CLI (package engine/clitest reads them).
+type Values = generate.Values
 
 // MaxInputBytes bounds a scenario's size.
 const MaxInputBytes = 2 << 20

@@ -3,11 +3,22 @@ package engine
 import (
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/policy/controller"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 )
+
+// Family is a policy family an adapter registers in Options.Families: the
+// function that creates it over the session's core. The CEL
+// GeneratingPolicy family's is controller.New of engine/gpol/controller.
+type Family = generate.NewFamily
+
+// builtinFamilies are the families every build simulates: ClusterPolicy and
+// Policy generate rules. Options.Families come after them.
+var builtinFamilies = []Family{controller.New}
 
 // familyGroup is the API group of the CEL policy family's objects
 // (GeneratingPolicy, NamespacedGeneratingPolicy, PolicyException).
@@ -20,14 +31,15 @@ func isFamilyGroup(obj resource.Object) bool {
 	return group == familyGroup
 }
 
-// putFamily writes one of a family's policy objects as the user: the
-// family's admission (schema and policy webhook) first, then the write,
-// which is admitted like any other, then the status Kyverno's controllers
-// write, then the family's policy controller.
-func (s *Session) putFamily(fam generate.Family, user generate.UserInfo, mode string, old, next resource.Object, doc *source.Document) (resource.Object, []string, error) {
+// putPolicy writes one of a family's policy objects as the user, the one
+// admission path of every family: the family's admission (the API server's
+// schema check and Kyverno's policy webhook) first, then the write, which
+// is admitted like any other, then the status Kyverno's controllers write,
+// then the family's policy controller.
+func (s *Session) putPolicy(fam generate.Family, user admission.UserInfo, mode string, old, next resource.Object, doc *source.Document) (resource.Object, []string, error) {
 	adm := fam.AdmitPolicy(next, old, doc)
 	for _, d := range adm.Diagnostics {
-		s.diags = append(s.diags, timeline.Diagnostic{File: d.File, Line: d.Line, Column: d.Col, Severity: d.Severity, Message: d.Message})
+		s.diags = append(s.diags, diagnostic(d))
 	}
 	if adm.Err != nil {
 		return nil, adm.Warnings, adm.Err
@@ -36,9 +48,9 @@ func (s *Session) putFamily(fam generate.Family, user generate.UserInfo, mode st
 	var out resource.Object
 	var err error
 	if old != nil {
-		out, err = s.ctrl.Update(user, next)
+		out, err = s.core.Update(user, next)
 	} else {
-		out, err = s.ctrl.Create(user, next)
+		out, err = s.core.Create(user, next)
 	}
 	if err != nil {
 		return nil, adm.Warnings, err
@@ -57,6 +69,21 @@ func (s *Session) putFamily(fam generate.Family, user generate.UserInfo, mode st
 	}
 	fam.PolicyWritten(old, out)
 	return out, adm.Warnings, nil
+}
+
+// diagnostic converts a diagnostic to the timeline's JSON contract.
+func diagnostic(d source.Diagnostic) timeline.Diagnostic {
+	return timeline.Diagnostic{File: d.File, Line: d.Line, Column: d.Col, Severity: d.Severity, Message: d.Message}
+}
+
+// diagnostics converts diagnostics to the timeline's JSON contract: never
+// nil, so that none is an empty list in JSON.
+func diagnostics(ds source.Diagnostics) []timeline.Diagnostic {
+	out := make([]timeline.Diagnostic, len(ds))
+	for i, d := range ds {
+		out[i] = diagnostic(d)
+	}
+	return out
 }
 
 // Diagnostic implements generate.Diagnoser: a family's runtime diagnostic,
@@ -78,5 +105,5 @@ func (s *Session) RestartBackgroundController() {
 	ref := resource.Ref{APIVersion: "apps/v1", Kind: "Deployment", Namespace: "kyverno", Name: "kyverno-background-controller"}
 	s.Event(timeline.Event{Actor: timeline.ActorUser, Action: timeline.ActionNote, Object: &ref,
 		Reason: "the background controller restarts: genplay models the restart as the loss of its in-memory state, rebuilt as on startup"})
-	s.ctrl.Restart()
+	s.core.Restart()
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
@@ -17,7 +16,7 @@ import (
 // The CEL family's behaviour as GENERATING-POLICY.md §3.6–§3.9 describe the
 // v1.19.0 code, through the facade as the CLI runs it.
 
-var celFamilies = []generate.NewFamily{controller.New}
+var celFamilies = []Family{controller.New}
 
 // gpolNetpol generates a NetworkPolicy in every namespace labelled
 // netpol=on; rev goes into the generated data.

@@ -85,7 +85,7 @@ func countOperations(ops []scenario.Operation) int {
 // a limit by at most what one reconcile may do (a chain ChainDepth deep).
 func (s *Session) overLimit() error {
 	l := s.opts.Limits
-	if err := s.ctrl.Exhausted(); err != nil {
+	if err := s.core.Exhausted(); err != nil {
 		return err
 	}
 	if err := s.budget.Err(); err != nil {

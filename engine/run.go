@@ -32,7 +32,7 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 	tests, diags := scenario.LoadData(opts.Files, file, data)
 	diags = diags.Capped(maxDiagnostics)
 	if diags.HasErrors() {
-		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: diags.Timeline()}
+		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: diagnostics(diags)}
 	}
 	if len(tests) == 0 {
 		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
@@ -41,7 +41,7 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 		}}}
 	}
 	res = RunTest(tests[0], opts)
-	res.Diagnostics = append(diags.Timeline(), res.Diagnostics...)
+	res.Diagnostics = append(diagnostics(diags), res.Diagnostics...)
 	return res
 }
 
@@ -126,7 +126,7 @@ func (r *runner) run() {
 	}
 	if r.needsNamespace() {
 		r.s.begin("", "namespace", "chainsaw creates the test namespace "+r.ns)
-		if _, err := r.s.ctrl.Create(Admin, resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": r.ns}}); err == nil {
+		if _, err := r.s.core.Create(Admin, resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": r.ns}}); err == nil {
 			r.s.userEvent(timeline.ActionCreated, resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: r.ns},
 				"chainsaw creates a namespace for each test and puts namespaced resources without a namespace there")
 		}

@@ -3,10 +3,10 @@ package engine
 import (
 	"time"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/internal/budget"
 
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/shell"
@@ -42,7 +42,7 @@ func (x scriptSession) Put(mode string, obj resource.Object, doc *source.Documen
 	return x.r.s.Put(mode, obj, doc)
 }
 
-func (x scriptSession) PutAs(user generate.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
+func (x scriptSession) PutAs(user admission.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
 	return x.r.s.PutAs(user, mode, obj, doc)
 }
 
@@ -50,19 +50,19 @@ func (x scriptSession) IsPolicy(obj resource.Object) bool { return x.r.s.IsPolic
 
 func (x scriptSession) Remove(ref resource.Ref) error { return x.r.s.Remove(ref) }
 
-func (x scriptSession) CreateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error) {
-	return x.r.s.ctrl.Create(user, obj)
+func (x scriptSession) CreateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	return x.r.s.core.Create(user, obj)
 }
 
-func (x scriptSession) UpdateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error) {
-	return x.r.s.ctrl.Update(user, obj)
+func (x scriptSession) UpdateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	return x.r.s.core.Update(user, obj)
 }
 
-func (x scriptSession) DeleteAs(user generate.UserInfo, ref resource.Ref) error {
-	return x.r.s.ctrl.Delete(user, ref)
+func (x scriptSession) DeleteAs(user admission.UserInfo, ref resource.Ref) error {
+	return x.r.s.core.Delete(user, ref)
 }
 
-func (x scriptSession) Admit(req generate.Request) { x.r.s.ctrl.Admit(req) }
+func (x scriptSession) Admit(req admission.Request) { x.r.s.core.Admit(req) }
 
 func (x scriptSession) RestartBackgroundController() { x.r.s.RestartBackgroundController() }
 

@@ -4,15 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/internal/budget"
-	"github.com/genplay/genplay/engine/policy"
-	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -30,7 +28,7 @@ var SystemNamespaces = []string{"default", "kube-node-lease", "kube-public", "ku
 // kind cluster, in group system:masters, which the default ClusterRoleBinding
 // cluster-admin binds to the ClusterRole cluster-admin (so Kyverno's
 // request.clusterRoles holds it).
-var Admin = generate.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"},
+var Admin = admission.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"},
 	ClusterRoles: []string{"cluster-admin"}}
 
 // Session is one simulated cluster with Kyverno running in it. Every user
@@ -40,7 +38,7 @@ var Admin = generate.UserInfo{Username: "kubernetes-admin", Groups: []string{"sy
 type Session struct {
 	clock    *cluster.Clock
 	store    *cluster.Store
-	ctrl     *generate.Controller
+	core     *generate.Controller
 	opts     Options
 	nextScan time.Time
 	steps    []timeline.Step
@@ -117,9 +115,10 @@ func NewSession(opts Options) *Session {
 		s.store.KeepUIDs()
 	}
 	s.budget = newBudget(opts)
-	s.ctrl = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
-	for _, newFamily := range opts.Families {
-		s.ctrl.AddFamily(newFamily(s.ctrl, generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions}))
+	s.core = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
+	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions), Values: opts.Values}
+	for _, newFamily := range append(slices.Clip(builtinFamilies), opts.Families...) {
+		s.core.AddFamily(newFamily(s.core, cfg))
 	}
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
@@ -153,19 +152,19 @@ func (s *Session) Event(e timeline.Event) {
 	}
 }
 
-// ruleDiagnostic points a failed UpdateRequest at its rule's generate
-// block, so an editor can mark the line (for example an unresolvable
-// variable). One diagnostic per rule and message.
+// ruleDiagnostic points a failed UpdateRequest at its rule, where its
+// family says it is written, so an editor can mark the line (for example an
+// unresolvable variable). One diagnostic per rule and message.
 func (s *Session) ruleDiagnostic(e timeline.Event) {
-	p := s.ctrl.Policy(e.Policy)
-	if p == nil || p.Source == nil {
-		return
-	}
-	pos := p.Source.Pos("spec", "rules")
-	for i, r := range p.Spec.Rules {
-		if r.Name == e.Rule {
-			pos = p.Source.Pos("spec", "rules", i, "generate")
+	var pos source.Pos
+	found := false
+	for _, f := range s.core.Families() {
+		if pos, found = f.RulePos(e.Policy, e.Rule); found {
+			break
 		}
+	}
+	if !found {
+		return
 	}
 	d := timeline.Diagnostic{File: pos.File, Line: pos.Line, Column: pos.Col, Severity: "warning",
 		Message: fmt.Sprintf("rule %s failed: %s", e.Rule, e.Reason)}
@@ -212,7 +211,7 @@ func (s *Session) begin(stepName, operation, summary string) {
 // end lets Kyverno react, runs the background scan when its interval has
 // passed, and records the step with its snapshot and diffs.
 func (s *Session) end() *timeline.Step {
-	s.ctrl.Reconcile()
+	s.core.Reconcile()
 	s.scanIfDue()
 	step := s.cur
 	if !s.skipSnapshots {
@@ -356,8 +355,8 @@ func (s *Session) scanIfDue() {
 		before := s.store.Writes()
 		s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionNote,
 			Reason: "the periodic background scan ran (BACKGROUND_SCAN_INTERVAL, 1h by default): every generate policy is re-applied"})
-		s.ctrl.BackgroundScan()
-		s.ctrl.Reconcile()
+		s.core.BackgroundScan()
+		s.core.Reconcile()
 		if rest := due - i - 1; rest > 0 && s.store.Writes() == before {
 			s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionNote, Reason: fmt.Sprintf(
 				"this sleep crosses %d more background scan intervals; genplay does not run those %d scans one by one: "+
@@ -446,16 +445,14 @@ func (s *Session) Put(mode string, obj resource.Object, doc *source.Document) (r
 
 // PutAs is Put as another user (kubectl --as): the same admission, and the
 // write reaches Kyverno's webhook as that user.
-func (s *Session) PutAs(user generate.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
+func (s *Session) PutAs(user admission.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error) {
 	obj = obj.DeepCopy()
 	if obj.Kind() == "" || obj.APIVersion() == "" {
 		return nil, nil, fmt.Errorf("object has no apiVersion or kind")
 	}
-	if s.opts.Override != nil && policy.IsPolicy(obj) {
-		applyOverride(obj, s.opts.Override)
-	}
-	if s.opts.Override != nil && isFamilyGroup(obj) && (obj.Kind() == "GeneratingPolicy" || obj.Kind() == "NamespacedGeneratingPolicy") {
-		applyCELOverride(obj, s.opts.Override)
+	fam := s.core.FamilyOf(obj)
+	if fam != nil && s.opts.Override != nil {
+		fam.Override(obj, *s.opts.Override)
 	}
 	live, err := s.store.Get(obj.Ref())
 	exists := err == nil
@@ -474,67 +471,41 @@ func (s *Session) PutAs(user generate.UserInfo, mode string, obj resource.Object
 		}
 	}
 	next := obj
-	if exists && (mode == ModeApply || mode == ModePatch) {
-		next = live.DeepCopy()
-		resource.MergePatch(map[string]any(next), map[string]any(obj))
-	}
+	var old resource.Object
 	if exists {
-		// The user's write replaces what they sent; the server keeps its fields.
-		md := next.Metadata()
-		md["resourceVersion"] = live.ResourceVersion()
-	}
-	if fam := s.ctrl.FamilyOf(next); fam != nil {
-		var old resource.Object
-		if exists {
-			old = live
+		old = live
+		if mode == ModeApply || mode == ModePatch {
+			next = live.DeepCopy()
+			resource.MergePatch(map[string]any(next), map[string]any(obj))
 		}
-		return s.putFamily(fam, user, mode, old, next, doc)
+		// The user's write replaces what they sent; the server keeps its fields.
+		next.Metadata()["resourceVersion"] = live.ResourceVersion()
+	}
+	if fam != nil {
+		return s.putPolicy(fam, user, mode, old, next, doc)
 	}
 	if isFamilyGroup(next) {
 		return nil, nil, &scenario.UnsupportedError{Reason: fmt.Sprintf("writes the %s %s, and this build of genplay has no CEL engine "+
 			"(the browser's core build leaves the GeneratingPolicy family out); run the scenario with the genplay CLI", next.Kind(), next.Name())}
 	}
-	var oldPolicy *policy.Policy
-	if exists && policy.IsPolicy(live) {
-		oldPolicy = s.ctrl.Policy(policyKey(live))
-	}
-	var newPolicy *policy.Policy
-	var warnings []string
-	if policy.IsPolicy(next) {
-		p, warns, err := s.admitPolicy(next, oldPolicy, doc)
-		if err != nil {
-			return nil, warns, err
-		}
-		newPolicy, warnings = p, warns
-	}
-	var out resource.Object
 	mark := s.eventMark()
-	if exists {
-		out, err = s.ctrl.Update(user, next)
-	} else {
-		out, err = s.ctrl.Create(user, next)
-	}
-	if err != nil {
-		return nil, warnings, err
-	}
+	var out resource.Object
 	verb := timeline.ActionCreated
 	if exists {
+		out, err = s.core.Update(user, next)
 		verb = timeline.ActionUpdated
+	} else {
+		out, err = s.core.Create(user, next)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	s.userEventAt(mark, verb, out.Ref(), writeReason(user, mode))
-	if newPolicy != nil {
-		out = s.policyReady(out)
-		if oldPolicy != nil {
-			s.ctrl.PolicyUpdated(oldPolicy, newPolicy)
-		} else {
-			s.ctrl.PolicyCreated(newPolicy)
-		}
-	}
-	return out, warnings, nil
+	return out, nil, nil
 }
 
 // writeReason says who wrote an object, and how.
-func writeReason(user generate.UserInfo, mode string) string {
+func writeReason(user admission.UserInfo, mode string) string {
 	if user.Username != Admin.Username {
 		return "by " + user.Username + " (kubectl --as, " + mode + ")"
 	}
@@ -545,79 +516,7 @@ func writeReason(user generate.UserInfo, mode string) string {
 // IsPolicy reports whether obj is a policy of any family, which writes
 // admit through Put.
 func (s *Session) IsPolicy(obj resource.Object) bool {
-	return policy.IsPolicy(obj) || s.ctrl.FamilyOf(obj) != nil || isFamilyGroup(obj)
-}
-
-func policyKey(obj resource.Object) string {
-	if obj.Kind() == policy.KindPolicy {
-		return policy.KindPolicy + "/" + obj.Namespace() + "/" + obj.Name()
-	}
-	return policy.KindClusterPolicy + "/" + obj.Name()
-}
-
-// admitPolicy runs Kyverno's policy validation webhook.
-func (s *Session) admitPolicy(obj resource.Object, old *policy.Policy, doc *source.Document) (*policy.Policy, []string, error) {
-	p, diags := policy.Parse(doc, obj)
-	if !diags.HasErrors() {
-		diags = append(diags, policy.Validate(p, s.store)...)
-		if !diags.HasErrors() {
-			diags = append(diags, rbac.CheckGenerate(s.store, s.opts.Permissions, p)...)
-		}
-		if old != nil {
-			diags = append(diags, policy.ValidateUpdate(old, p)...)
-		}
-	}
-	var warnings, errs []string
-	for _, d := range diags {
-		s.diags = append(s.diags, timeline.Diagnostic{File: d.File, Line: d.Line, Column: d.Col, Severity: d.Severity, Message: d.Message})
-		if d.Severity == "warning" {
-			warnings = append(warnings, d.Message)
-		} else {
-			errs = append(errs, d.Message)
-		}
-	}
-	if !(len(errs) > 0 && strings.HasPrefix(errs[0], "strict decoding error")) {
-		// Kyverno 1.19's policy webhook warns on every create and update of
-		// the legacy kinds, admitted or denied (pkg/deprecations).
-		warnings = append(warnings, deprecationWarning(obj.Kind()))
-	}
-	if len(errs) > 0 {
-		if strings.HasPrefix(errs[0], "strict decoding error") {
-			// Unknown fields never reach Kyverno: the API server's strict
-			// field validation refuses the object first.
-			_, version := resource.SplitAPIVersion(obj.APIVersion())
-			return nil, warnings, fmt.Errorf("%s in version %q cannot be handled as a %s: %s", obj.Kind(), version, obj.Kind(), strings.Join(errs, "; "))
-		}
-		return nil, warnings, fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", strings.Join(errs, "; "))
-	}
-	return p, warnings, nil
-}
-
-// deprecationWarning is Kyverno 1.19's admission warning for a legacy
-// kyverno.io policy kind (K:pkg/deprecations/deprecations.go Warning).
-func deprecationWarning(kind string) string {
-	replacement := "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy"
-	if kind == policy.KindPolicy {
-		replacement = "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy"
-	}
-	return kind + " (kyverno.io) is deprecated and will be removed in a future release; migrate to " + replacement +
-		" (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/"
-}
-
-// policyReady sets the Ready condition Kyverno's policy controller reports.
-func (s *Session) policyReady(obj resource.Object) resource.Object {
-	upd := obj.DeepCopy()
-	upd["status"] = map[string]any{
-		"conditions": []any{map[string]any{
-			"lastTransitionTime": s.clock.Stamp(),
-			"message":            "Ready", "reason": "Succeeded", "status": "True", "type": "Ready",
-		}},
-	}
-	out, err := s.store.Update(upd)
-	if err != nil {
-		return obj
-	}
-	return out
+	return s.core.FamilyOf(obj) != nil || isFamilyGroup(obj)
 }
 
 // Remove deletes an object as the user.
@@ -626,19 +525,12 @@ func (s *Session) Remove(ref resource.Ref) error {
 	if err != nil {
 		return err
 	}
-	var p *policy.Policy
-	if policy.IsPolicy(live) {
-		p = s.ctrl.Policy(policyKey(live))
-	}
-	fam := s.ctrl.FamilyOf(live)
+	fam := s.core.FamilyOf(live)
 	mark := s.eventMark()
-	if err := s.ctrl.Delete(Admin, ref); err != nil {
+	if err := s.core.Delete(Admin, ref); err != nil {
 		return err
 	}
 	s.userEventAt(mark, timeline.ActionDeleted, live.Ref(), "deleted by the user")
-	if p != nil {
-		s.ctrl.PolicyDeleted(p)
-	}
 	if fam != nil {
 		fam.PolicyDeleted(live)
 	}
@@ -649,57 +541,3 @@ func (s *Session) Remove(ref resource.Ref) error {
 // runs Kyverno's periodic reconcile.
 // A sleep that crosses many intervals costs at most a few scans (scanIfDue).
 func (s *Session) Sleep(d time.Duration) { s.clock.Advance(d) }
-
-// applyCELOverride forces a GeneratingPolicy's (or a
-// NamespacedGeneratingPolicy's) spec.evaluation.synchronize.enabled and
-// spec.evaluation.orphanDownstreamOnPolicyDelete.enabled, the CEL family's
-// fields for what applyOverride sets on a ClusterPolicy's rules.
-func applyCELOverride(obj resource.Object, o *Override) {
-	set := func(field string, v *bool) {
-		if v == nil {
-			return
-		}
-		spec, ok := obj["spec"].(map[string]any)
-		if !ok {
-			return // the policy's validation says what is wrong
-		}
-		eval, ok := spec["evaluation"].(map[string]any)
-		if !ok {
-			if spec["evaluation"] != nil {
-				return
-			}
-			eval = map[string]any{}
-			spec["evaluation"] = eval
-		}
-		f, ok := eval[field].(map[string]any)
-		if !ok {
-			if eval[field] != nil {
-				return
-			}
-			f = map[string]any{}
-			eval[field] = f
-		}
-		f["enabled"] = *v
-	}
-	set("synchronize", o.Synchronize)
-	set("orphanDownstreamOnPolicyDelete", o.OrphanDownstreamOnPolicyDelete)
-}
-
-// applyOverride forces synchronize/orphan on every generate rule of a policy object.
-func applyOverride(obj resource.Object, o *Override) {
-	rules, _ := obj.Nested("spec", "rules")
-	list, _ := rules.([]any)
-	for _, r := range list {
-		rm, _ := r.(map[string]any)
-		g, ok := rm["generate"].(map[string]any)
-		if !ok {
-			continue
-		}
-		if o.Synchronize != nil {
-			g["synchronize"] = *o.Synchronize
-		}
-		if o.OrphanDownstreamOnPolicyDelete != nil {
-			g["orphanDownstreamOnPolicyDelete"] = *o.OrphanDownstreamOnPolicyDelete
-		}
-	}
-}

@@ -11,13 +11,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
 )
 
 // celFamilies is what the full build registers (wasm/families_cel.go) and
 // what `genplay run` registers (cmd/genplay/families.go).
-var celFamilies = []generate.NewFamily{controller.New}
+var celFamilies = []engine.Family{controller.New}
 
 const (
 	celNetpolExample = "default-deny-netpol-cel.yaml"

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/wasm/authoring"
 	"github.com/genplay/genplay/wasm/bridge"
@@ -11,7 +11,7 @@ import (
 
 // families, in the full build (-tags cel), is the CEL GeneratingPolicy
 // family: this build simulates both policy families. See doc.go.
-var families = []generate.NewFamily{controller.New}
+var families = []engine.Family{controller.New}
 
 // build names this build for the loader (globalThis.__genplayWasm.build).
 const build = "full"

@@ -3,14 +3,15 @@
 package main
 
 import (
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/hack-pad/safejs"
+
+	"github.com/genplay/genplay/engine"
 )
 
 // families, in the core build (no cel tag), is empty: the build is free of
 // cel-go and answers a scenario that writes a policies.kyverno.io policy
 // with a skip that says it has no CEL engine. See doc.go.
-var families []generate.NewFamily
+var families []engine.Family
 
 // build names this build for the loader (globalThis.__genplayWasm.build).
 const build = "core"

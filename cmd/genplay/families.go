@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
 )
 
@@ -10,4 +10,4 @@ import (
 // engine (run, test, serve) passes them in engine.Options.Families, the one
 // place a family is registered; the browser's core build (wasm/) and the
 // Workers entry point (cmd/worker) leave them out to stay free of cel-go.
-var families = []generate.NewFamily{controller.New}
+var families = []engine.Family{controller.New}

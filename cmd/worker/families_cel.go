@@ -3,10 +3,10 @@
 package main
 
 import (
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
 )
 
 // families, with WORKER_TAGS=cel,nox509 (build.sh), is the CEL
 // GeneratingPolicy family: a worker for the paid plan (README.md).
-var families = []generate.NewFamily{controller.New}
+var families = []engine.Family{controller.New}

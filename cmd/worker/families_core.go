@@ -2,9 +2,9 @@
 
 package main
 
-import "github.com/genplay/genplay/engine/generate"
+import "github.com/genplay/genplay/engine"
 
 // families, in the default build, is empty: the worker has no CEL engine and
 // answers a CEL scenario with a skip that says so. The CEL family does not
 // fit the Workers free plan (README.md: the numbers).
-var families []generate.NewFamily
+var families []engine.Family

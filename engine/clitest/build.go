@@ -22,6 +22,12 @@ func Build(fsys fs.FS, file string, t Test) (test *scenario.Test, checks []Check
 	if err := b.read(); err != nil {
 		return nil, nil, "", err
 	}
+	if b.values, err = ReadValues(fsys, file, t); err != nil {
+		if strings.Contains(err.Error(), "not simulated") {
+			return nil, nil, err.Error(), nil
+		}
+		return nil, nil, "", err
+	}
 	b.index()
 	for i, r := range t.Results {
 		if skip, err := b.result(i, r); skip != "" || err != nil {
@@ -51,6 +57,8 @@ type builder struct {
 	// the cluster after the run.
 	asserts []scenario.Operation
 	post    []Check
+	// values is the test's values file (nil without one).
+	values *ValuesFile
 }
 
 // read reads the files the test names: its policies (with the exceptions,
@@ -195,8 +203,6 @@ func (b *builder) unsimulated() string {
 	switch {
 	case len(b.asserts) == 0 && len(b.post) == 0:
 		return "the test has no results for generate rules"
-	case b.t.Variables != "":
-		return "the test sets variables (" + b.t.Variables + "): values that stand in for context and request data are not simulated; genplay computes them from the simulated cluster"
 	case b.t.UserInfo != "":
 		return "the test sets userinfo (" + b.t.UserInfo + "), which genplay does not simulate"
 	}
@@ -211,9 +217,33 @@ func (b *builder) scenario(file string) *scenario.Test {
 			defaultNamespace(r.Object)
 		}
 	}
+	// The values file's namespaces exist first.
+	if b.values != nil {
+		for _, ns := range b.values.Namespaces {
+			b.sources = append([]scenario.Resource{{Doc: b.t.Doc, Object: ns}}, b.sources...)
+		}
+	}
 	// The CLI generates into namespaces that need not exist; a cluster
 	// needs them, so they are created first, with the resources' own.
 	nsOps := namespacesFor(append(append(append([]scenario.Resource{}, b.sources...), b.resources...), b.expected...), b.t.Doc)
+	// The values file's namespaceSelector labels the namespaces it names.
+	var namespaces []resource.Object
+	for _, list := range [][]scenario.Resource{b.sources, b.resources} {
+		for _, r := range list {
+			namespaces = append(namespaces, r.Object)
+		}
+	}
+	for _, op := range nsOps {
+		for _, r := range op.Resources {
+			namespaces = append(namespaces, r.Object)
+		}
+	}
+	for _, name := range b.values.labelNamespaces(namespaces) {
+		// A namespace that exists already (default): labelled by an apply.
+		ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": name}}
+		b.values.labelNamespaces([]resource.Object{ns})
+		nsOps = append(nsOps, scenario.Operation{Type: scenario.OpApply, Pos: b.t.Doc.Pos(), Resources: []scenario.Resource{{Doc: b.t.Doc, Object: ns}}})
+	}
 	apply := func(list []scenario.Resource) []scenario.Operation {
 		var ops []scenario.Operation
 		for _, r := range list {

@@ -10,9 +10,14 @@
 //     it generates without them);
 //   - skip: the rule generated nothing for the named resources.
 //
-// Results for validate or mutate rules, result: fail, and variables or
-// userinfo files are not simulated: Build says why, and such a test is
-// skipped.
+// A values file (variables:) is used as the CLI uses it (ReadValues): its
+// globalValues and each policy's values per resource set the rules'
+// context, each rule's values stand in for the context entries they name
+// (an apiCall or a configMap is then not read from the cluster), its
+// namespaceSelector labels the namespaces it names and its namespaces are
+// created. A resource keeps its own metadata.uid. Results for validate or
+// mutate rules, result: fail, foreachValues, subresources and userinfo
+// files are not simulated: Build says why, and such a test is skipped.
 //
 // Read takes a test's fields from its document; Build reads the files it
 // names from an fs.FS (relative to the test's folder) and returns the

@@ -3,53 +3,14 @@ package generate
 import (
 	"errors"
 	"fmt"
-	"github.com/genplay/genplay/engine/internal/budget"
-	"sort"
-	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/policy"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/engine/variables"
 )
-
-// Admission operations.
-const (
-	OpCreate = "CREATE"
-	OpUpdate = "UPDATE"
-	OpDelete = "DELETE"
-	// OpConnect is the operation of exec, attach and port-forward requests.
-	OpConnect = "CONNECT"
-)
-
-// Usernames of the Kubernetes controllers that delete objects in cascades.
-const (
-	NamespaceControllerUser = "system:serviceaccount:kube-system:namespace-controller"
-	GarbageCollectorUser    = "system:serviceaccount:kube-system:generic-garbage-collector"
-)
-
-// Request is an admission request as Kyverno's webhook sees it.
-type Request struct {
-	Operation string
-	Object    resource.Object // nil on DELETE
-	OldObject resource.Object // nil on CREATE
-	User      UserInfo
-	// SubResource is set for a request on a subresource ("exec" for a
-	// CONNECT on pods/exec): Object is then the subresource's object (a
-	// PodExecOptions), and Resource the kind of the resource it belongs to
-	// (v1 Pod), which kinds entries such as "Pod/exec" select.
-	SubResource string
-	Resource    resource.GVK
-}
-
-// UserInfo is the requesting user.
-type UserInfo struct {
-	Username     string
-	Groups       []string
-	Roles        []string
-	ClusterRoles []string
-}
 
 // Recorder receives what the controller does: events for the timeline and
 // every object change for the step's diff.
@@ -85,24 +46,22 @@ type Options struct {
 // DefaultOptions are the limits used when a field is zero.
 var DefaultOptions = Options{MaxChainDepth: 6, MaxRequests: 50000, MaxObjects: 10000, MaxForEachElements: 1000}
 
-// Controller is Kyverno's webhook, background controller and policy
-// controller for generate rules, over one simulated cluster.
+// Controller is the core of Kyverno's generate machinery over one simulated
+// cluster, which every policy family runs on: writes reach the store and
+// then every family's admission webhook and watches; the families queue
+// their UpdateRequests here, and Reconcile processes them.
 type Controller struct {
-	store    *cluster.Store
-	clock    *cluster.Clock
-	eval     *variables.Evaluator
-	rec      Recorder
-	opts     Options
-	policies map[string]*policy.Policy
-	sorted   []*policy.Policy // policies in key order; nil when stale
-	queue    []*updateRequest
-	pending  map[string]bool
+	store *cluster.Store
+	clock *cluster.Clock
+	eval  *variables.Evaluator
+	rec   Recorder
+	opts  Options
+	queue []queued
+	// pending holds the keys of the queued work.
+	pending map[string]bool
 	// userRequests are UpdateRequest objects users created, processed at
 	// the next Reconcile.
 	userRequests []resource.Object
-	// applied holds, per downstream UID, what Kyverno last applied with
-	// server-side apply: the fields its "generate" field manager owns.
-	applied map[string]resource.Object
 	// processed counts the UpdateRequests processed so far; exhausted is
 	// set once a run-wide limit (MaxRequests, MaxObjects) stopped Reconcile.
 	processed int
@@ -115,7 +74,15 @@ type Controller struct {
 	families []Family
 }
 
-// New returns a controller over store.
+// queued is one unit of work on the queue, with its depth in a chain of
+// generated triggers (Options.MaxChainDepth).
+type queued struct {
+	work  Work
+	depth int
+}
+
+// New returns a controller over store. eval is the JMESPath evaluator both
+// families share (one per run: its random() generator is seeded per run).
 func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, rec Recorder, opts Options) *Controller {
 	if opts.MaxChainDepth <= 0 {
 		opts.MaxChainDepth = DefaultOptions.MaxChainDepth
@@ -131,30 +98,25 @@ func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, 
 	}
 	return &Controller{
 		store: store, clock: clock, eval: eval, rec: rec, opts: opts,
-		policies: map[string]*policy.Policy{},
-		pending:  map[string]bool{},
-		applied:  map[string]resource.Object{},
+		pending: map[string]bool{},
 	}
 }
 
-// Policy returns the current policy with the given key, or nil.
-func (c *Controller) Policy(key string) *policy.Policy { return c.policies[key] }
-
 // Create creates obj as user and admits the request.
-func (c *Controller) Create(user UserInfo, obj resource.Object) (resource.Object, error) {
+func (c *Controller) Create(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
 	created, err := c.store.Create(obj)
 	if err != nil {
 		return nil, err
 	}
 	c.rec.Changed(nil, created)
-	c.Admit(Request{Operation: OpCreate, Object: created, User: user})
+	c.Admit(admission.Request{Operation: admission.OpCreate, Object: created, User: user})
 	c.observe(WatchEvent{Type: WatchAdded, Object: created, User: user})
 	return created, nil
 }
 
 // Update replaces obj as user and admits the request. The API server calls
 // admission webhooks even when the update changes nothing.
-func (c *Controller) Update(user UserInfo, obj resource.Object) (resource.Object, error) {
+func (c *Controller) Update(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
 	old, err := c.store.View(obj.Ref()) // only read: recorded and admitted as oldObject
 	if err != nil {
 		return nil, err
@@ -166,7 +128,7 @@ func (c *Controller) Update(user UserInfo, obj resource.Object) (resource.Object
 	if updated.ResourceVersion() != old.ResourceVersion() {
 		c.rec.Changed(old, updated)
 	}
-	c.Admit(Request{Operation: OpUpdate, Object: updated, OldObject: old, User: user})
+	c.Admit(admission.Request{Operation: admission.OpUpdate, Object: updated, OldObject: old, User: user})
 	if updated.ResourceVersion() != old.ResourceVersion() {
 		c.observe(WatchEvent{Type: WatchModified, Object: updated, Old: old, User: user})
 	}
@@ -176,7 +138,7 @@ func (c *Controller) Update(user UserInfo, obj resource.Object) (resource.Object
 // Delete deletes the object as user, with the API server's cascades
 // (a Namespace's contents, garbage-collected dependents), and admits a
 // DELETE request for every object that went.
-func (c *Controller) Delete(user UserInfo, ref resource.Ref) error {
+func (c *Controller) Delete(user admission.UserInfo, ref resource.Ref) error {
 	deleted, err := c.store.Delete(ref)
 	if err != nil {
 		return err
@@ -186,99 +148,90 @@ func (c *Controller) Delete(user UserInfo, ref resource.Ref) error {
 		who := user
 		switch d.Actor {
 		case cluster.ActorNamespaceController:
-			who = UserInfo{Username: NamespaceControllerUser}
 			r := d.Object.Ref()
-			c.emit(timeline.ActorController, timeline.ActionDeleted, &r, nil, "", nil,
-				fmt.Sprintf("its Namespace %s was deleted", d.Object.Namespace()))
+			who = admission.UserInfo{Username: admission.NamespaceControllerUser}
+			c.Emit(timeline.Event{Actor: timeline.ActorController, Action: timeline.ActionDeleted, Object: &r,
+				Reason: fmt.Sprintf("its Namespace %s was deleted", d.Object.Namespace())})
 		case cluster.ActorGarbageCollector:
-			who = UserInfo{Username: GarbageCollectorUser}
 			r := d.Object.Ref()
-			c.emit(timeline.ActorController, timeline.ActionDeleted, &r, nil, "", nil,
-				"garbage collection: every owner in its ownerReferences is gone")
+			who = admission.UserInfo{Username: admission.GarbageCollectorUser}
+			c.Emit(timeline.Event{Actor: timeline.ActorController, Action: timeline.ActionDeleted, Object: &r,
+				Reason: "garbage collection: every owner in its ownerReferences is gone"})
 		case cluster.ActorCRDFinalizer:
 			r := d.Object.Ref()
-			c.emit(timeline.ActorAPIServer, timeline.ActionDeleted, &r, nil, "", nil,
-				"its CustomResourceDefinition was deleted: the API server's finalizer deletes every object of the kind, "+
-					"straight from storage, so no admission request reaches Kyverno's webhook")
+			c.Emit(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionDeleted, Object: &r,
+				Reason: "its CustomResourceDefinition was deleted: the API server's finalizer deletes every object of the kind, " +
+					"straight from storage, so no admission request reaches Kyverno's webhook"})
 			continue
 		}
-		c.Admit(Request{Operation: OpDelete, OldObject: d.Object, User: who})
+		c.Admit(admission.Request{Operation: admission.OpDelete, OldObject: d.Object, User: who})
 		c.observe(WatchEvent{Type: WatchDeleted, Object: d.Object, User: who})
 	}
 	return nil
 }
 
-// emit records one event.
-func (c *Controller) emit(actor, action string, obj *resource.Ref, p *policy.Policy, rule string, trig *resource.Ref, reason string) {
-	e := timeline.Event{Actor: actor, Action: action, Object: obj, Rule: rule, Trigger: trig, Reason: reason}
-	if p != nil {
-		e.Policy = p.Key()
+// Admit is Kyverno's admission webhook: every family's handler sees the
+// request, in the order the families were added. It never blocks the
+// request. An UpdateRequest someone other than Kyverno creates is no
+// family's trigger (Kyverno's resourceFilters leave UpdateRequests out):
+// the background controller processes it at the next Reconcile.
+func (c *Controller) Admit(req admission.Request) {
+	if req.Operation == admission.OpCreate && req.User.Username != admission.BackgroundUser && isUpdateRequest(req.Object) {
+		c.userRequests = append(c.userRequests, req.Object)
+		return
 	}
-	c.rec.Event(e)
-}
-
-// sortedPolicies returns the policies in key order, for determinism. The
-// slice is kept until setPolicy or removePolicy changes the set: callers
-// must not change it.
-func (c *Controller) sortedPolicies() []*policy.Policy {
-	if c.sorted == nil {
-		keys := resource.SortedKeys(c.policies)
-		c.sorted = make([]*policy.Policy, len(keys))
-		for i, k := range keys {
-			c.sorted[i] = c.policies[k]
-		}
+	for _, f := range c.families {
+		f.Admit(req)
 	}
-	return c.sorted
 }
 
-// setPolicy stores p under its key.
-func (c *Controller) setPolicy(p *policy.Policy) {
-	c.policies[p.Key()] = p
-	c.sorted = nil
+// isUpdateRequest reports whether obj is a Kyverno UpdateRequest.
+func isUpdateRequest(obj resource.Object) bool {
+	g := obj.GVK()
+	return g.Group == "kyverno.io" && g.Kind == "UpdateRequest"
 }
 
-// removePolicy forgets the policy p's key names.
-func (c *Controller) removePolicy(p *policy.Policy) {
-	delete(c.policies, p.Key())
-	c.sorted = nil
-}
-
-// policyByLabels finds the policy a downstream's labels name.
-func (c *Controller) policyByLabels(l map[string]string) *policy.Policy {
-	if ns := l[LabelPolicyNamespace]; ns != "" {
-		return c.policies[policy.KindPolicy+"/"+ns+"/"+l[LabelPolicyName]]
-	}
-	return c.policies[policy.KindClusterPolicy+"/"+l[LabelPolicyName]]
-}
-
-// Reconcile processes queued UpdateRequests until none is left. Processing
-// may queue more (a generated object that is itself a trigger); a chain
-// deeper than MaxChainDepth stops with a "did not converge" event.
+// Reconcile processes the UpdateRequests users created, then the queued
+// work until none is left. Processing may queue more (a generated object
+// that is itself a trigger); a chain deeper than MaxChainDepth stops with a
+// "did not converge" event.
 func (c *Controller) Reconcile() {
 	for len(c.userRequests) > 0 {
 		ur := c.userRequests[0]
 		c.userRequests = c.userRequests[1:]
-		c.processUserRequest(ur)
+		for _, f := range c.families {
+			if f.ProcessUpdateRequest(ur) {
+				break
+			}
+		}
 	}
 	defer c.reportTooDeep()
 	for len(c.queue) > 0 {
 		if c.limitReached() {
 			return
 		}
-		ur := c.queue[0]
+		q := c.queue[0]
 		c.queue = c.queue[1:]
-		delete(c.pending, ur.key())
+		delete(c.pending, q.work.Key())
 		c.processed++
-		prev := c.opts.Budget.SetPlace(ur.place())
+		prev := c.opts.Budget.SetPlace(place(q.work))
 		if err := c.opts.Budget.Charge(budget.Request, "the reconcile loop"); err != nil {
 			c.opts.Budget.SetPlace(prev)
 			continue // limitReached reports it
 		}
-		c.depth = ur.depth
-		c.process(ur)
+		c.depth = q.depth
+		q.work.Run()
 		c.depth = 0
 		c.opts.Budget.SetPlace(prev)
 	}
+}
+
+// place says, for the work budget's messages, what w is doing.
+func place(w Work) string {
+	if p, ok := w.(interface{ Place() string }); ok {
+		return p.Place()
+	}
+	return "Kyverno processed an UpdateRequest (" + w.Key() + ")"
 }
 
 // reportTooDeep reports the requests dropped for MaxChainDepth, once per
@@ -287,10 +240,10 @@ func (c *Controller) reportTooDeep() {
 	if c.tooDeep == 0 {
 		return
 	}
-	c.emit(timeline.ActorKyverno, timeline.ActionFailed, nil, nil, "", nil, fmt.Sprintf(
+	c.Emit(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionFailed, Reason: fmt.Sprintf(
 		"did not converge: a chain of generated triggers reached %d UpdateRequests deep "+
 			"(every resource Kyverno generated triggered another generate rule: skipBackgroundRequests: false?); "+
-			"genplay dropped the %d requests deeper than that", c.opts.MaxChainDepth, c.tooDeep))
+			"genplay dropped the %d requests deeper than that", c.opts.MaxChainDepth, c.tooDeep)})
 	c.tooDeep = 0
 }
 
@@ -312,8 +265,8 @@ func (c *Controller) limitReached() bool {
 		default:
 			return false
 		}
-		c.emit(timeline.ActorKyverno, timeline.ActionFailed, nil, nil, "", nil, fmt.Sprintf(
-			"did not converge: %v; %d UpdateRequests are still queued and genplay dropped them", c.exhausted, len(c.queue)))
+		c.Emit(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionFailed, Reason: fmt.Sprintf(
+			"did not converge: %v; %d UpdateRequests are still queued and genplay dropped them", c.exhausted, len(c.queue))})
 	}
 	c.queue = nil
 	c.pending = map[string]bool{}
@@ -339,84 +292,83 @@ func (c *Controller) Exhausted() error { return c.exhausted }
 // Pending reports how many UpdateRequests are queued.
 func (c *Controller) Pending() int { return len(c.queue) }
 
-func (c *Controller) enqueue(ur *updateRequest) {
-	ur.depth = c.depth + 1
-	if ur.depth > c.opts.MaxChainDepth {
+// Enqueue queues a family's work; work with the key of queued work is
+// dropped, and so is work deeper than Options.MaxChainDepth (counted, and
+// reported once Reconcile ends).
+func (c *Controller) Enqueue(w Work) {
+	depth := c.depth + 1
+	if depth > c.opts.MaxChainDepth {
 		c.tooDeep++
 		return
 	}
-	k := ur.key()
+	k := w.Key()
 	if c.pending[k] {
 		return
 	}
 	c.pending[k] = true
-	c.queue = append(c.queue, ur)
+	c.queue = append(c.queue, queued{work: w, depth: depth})
 }
 
-// nsLabels returns the labels of obj's Namespace, or nil.
-func (c *Controller) nsLabels(obj resource.Object) map[string]string {
-	if obj == nil || obj.Namespace() == "" || obj.Kind() == "Namespace" {
-		return nil
-	}
-	ns, err := c.store.View(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: obj.Namespace()}) // only read
-	if err != nil {
-		return nil
-	}
-	return ns.Labels()
-}
-
-// findByUID returns the live trigger t names: the stored object itself
-// (cluster.Store.View), which callers only read. It becomes request.object
-// in variable contexts, where JMESPath only reads and substitution copies
-// what it inserts; the store audit in the engine's tests checks this.
-func (c *Controller) findByUID(t trigger) resource.Object {
-	if t.Name != "" {
-		obj, err := c.store.View(t.ref())
-		if err == nil && (t.UID == "" || obj.UID() == t.UID) {
-			return obj
-		}
-	}
-	// The store's uid index: a trigger named only by uid (downstream labels
-	// carry no name) costs the same in any size of cluster.
-	obj, err := c.store.ViewByUID(t.ref(), t.UID)
-	if err == nil && (t.Namespace != "" || obj.Namespace() == "") {
-		return obj
-	}
-	return nil
-}
-
-// resolveKind turns a kind as written in a policy ("Secret", "v1/Secret",
-// "apps/v1/Deployment") into apiVersion and kind.
-func (c *Controller) resolveKind(s string) (apiVersion, kind string, ok bool) {
-	parts := strings.Split(s, "/")
-	switch len(parts) {
-	case 1:
-		info, found := c.store.KindInfo("", parts[0])
-		if !found {
-			return "", parts[0], false
-		}
-		return resource.GVK{Group: info.Group, Version: info.Version}.APIVersion(), info.Kind, true
-	case 2:
-		return parts[0], parts[1], true
-	default:
-		return strings.Join(parts[:len(parts)-1], "/"), parts[len(parts)-1], true
+// BackgroundScan is the policy controller's periodic requeue
+// (BACKGROUND_SCAN_INTERVAL) for every family.
+func (c *Controller) BackgroundScan() {
+	for _, f := range c.families {
+		f.BackgroundScan()
 	}
 }
 
-func isNotFound(err error) bool { return errors.Is(err, cluster.ErrNotFound) }
+// Restart models a restart of Kyverno's background controller for every
+// family.
+func (c *Controller) Restart() {
+	for _, f := range c.families {
+		f.Restart()
+	}
+}
 
-func refPtr(r resource.Ref) *resource.Ref { return &r }
+// observe delivers a write to every family's watches.
+func (c *Controller) observe(ev WatchEvent) {
+	for _, f := range c.families {
+		f.Observe(ev)
+	}
+}
 
-func sortedRefs(objs []resource.Object) []resource.Object {
-	sort.SliceStable(objs, func(i, j int) bool {
-		a, b := objs[i].Ref(), objs[j].Ref()
-		if a.Kind != b.Kind {
-			return a.Kind < b.Kind
-		}
-		if a.Namespace != b.Namespace {
-			return a.Namespace < b.Namespace
-		}
-		return a.Name < b.Name
-	})
-	return objs
+// Emit records one event on the timeline.
+func (c *Controller) Emit(e timeline.Event) { c.rec.Event(e) }
+
+// Changed records a write that reaches no webhook (a status update) in the
+// step's diff.
+func (c *Controller) Changed(before, after resource.Object) { c.rec.Changed(before, after) }
+
+// Store returns the simulated cluster.
+func (c *Controller) Store() *cluster.Store { return c.store }
+
+// Clock returns the simulation's logical clock.
+func (c *Controller) Clock() *cluster.Clock { return c.clock }
+
+// Budget returns the run's work budget, which a family's evaluations draw
+// from (nil: unbounded; charging a nil Budget is free).
+func (c *Controller) Budget() *budget.Budget { return c.opts.Budget }
+
+// Options returns the controller's limits, with the defaults filled in.
+func (c *Controller) Options() Options { return c.opts }
+
+// Evaluator returns the run's JMESPath evaluator, with Kyverno's functions.
+func (c *Controller) Evaluator() *variables.Evaluator { return c.eval }
+
+// Search evaluates a JMESPath expression over data with Kyverno's
+// functions (GlobalContextEntry projections).
+func (c *Controller) Search(expr string, data any) (any, error) { return c.eval.Search(expr, data) }
+
+// Diagnoser is implemented by a Recorder that also takes diagnostics: the
+// session, which shows them at the YAML line of the policy.
+type Diagnoser interface {
+	Diagnostic(d timeline.Diagnostic)
+}
+
+// Diagnose passes a family's diagnostic (a runtime error at the expression
+// that failed) to the recorder, when it takes them.
+func (c *Controller) Diagnose(d timeline.Diagnostic) {
+	if r, ok := c.rec.(Diagnoser); ok {
+		r.Diagnostic(d)
+	}
 }

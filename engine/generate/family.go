@@ -1,28 +1,29 @@
 package generate
 
 import (
-	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/internal/budget"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
-	"github.com/genplay/genplay/engine/timeline"
 )
 
-// Family is a policy family's front end over this core: how the session and
-// the controller talk to the CEL GeneratingPolicy family (engine/gpol/controller).
+// Family is a policy family over this core: ClusterPolicy/Policy generate
+// rules (engine/policy/controller) and the CEL GeneratingPolicy family
+// (engine/gpol/controller) are its two implementations, peers that the
+// session and the core call the same way.
 //
-// The JMESPath family (ClusterPolicy and Policy generate rules) is built into
-// Controller itself and is not a Family value: it predates the interface and
-// its admission needs the engine's permission check. What both families share
-// is here, in the core: the UpdateRequest queue with its deduplication and
-// limits (Enqueue, Reconcile, Options), writes made as Kyverno's background
-// ServiceAccount that are themselves admitted (Create, Update, Delete),
-// event emission (Emit) and the label constants (labels.go).
+// What both families share is here, in the core: the UpdateRequest queue
+// with its deduplication and limits (Enqueue, Reconcile, Options), writes
+// made as Kyverno's background ServiceAccount that are themselves admitted
+// (Create, Update, Delete), event emission (Emit), the API server's answers
+// to apiCall entries (APIGet), the JMESPath evaluator (Evaluator, Search)
+// and the label constants (labels.go). The session runs one admission path
+// for every family's policy objects: Override, AdmitPolicy, the write,
+// Status, PolicyWritten; PolicyDeleted on delete.
 //
 // What differs between the two, by design, as in Kyverno (which keeps them in
 // separate trees, pkg/background/generate and pkg/background/gpol):
 //   - reaction to downstream and source changes: the JMESPath family reacts
-//     to admission requests on downstreams and clone sources (handleNonTrigger);
+//     to admission requests on downstreams and clone sources (Admit);
 //     the CEL family to watch events of the objects it generated (Observe),
 //     from an in-memory cache that a background-controller restart loses;
 //   - labels: the CEL family writes trigger-name, no policy-namespace, no
@@ -43,26 +44,38 @@ type Family interface {
 	// policies and policy exceptions), whose writes the session admits
 	// through AdmitPolicy and reports through PolicyWritten/PolicyDeleted.
 	Owns(obj resource.Object) bool
+	// Override forces o's settings on an owned object the user writes,
+	// before admission (the playground's outcome matrix).
+	Override(obj resource.Object, o Override)
 	// AdmitPolicy is the API server's schema check and Kyverno's policy
 	// validation webhook for a write of an owned object (old is the live
 	// object on update, else nil). A denied write returns an error worded as
 	// kubectl prints it; diagnostics point at the YAML; warnings are
 	// admission warnings.
 	AdmitPolicy(obj, old resource.Object, doc *source.Document) PolicyAdmission
+	// Status returns the status Kyverno's controllers write on a stored
+	// owned object, or nil to leave it.
+	Status(obj resource.Object) map[string]any
 	// PolicyWritten tells the family an owned object was created (old nil)
 	// or updated; obj is the stored object.
 	PolicyWritten(old, obj resource.Object)
 	// PolicyDeleted tells the family an owned object was deleted.
 	PolicyDeleted(obj resource.Object)
-	// Status returns the status Kyverno's controllers write on a stored
-	// owned object, or nil to leave it.
-	Status(obj resource.Object) map[string]any
+	// RulePos is where the rule named in a failed UpdateRequest's event
+	// (its policy key and rule) is written, for the session's diagnostic at
+	// that line; false when the family has no such policy or diagnoses its
+	// failures itself (Diagnose).
+	RulePos(policyKey, rule string) (source.Pos, bool)
 	// Admit is the family's admission webhook: called for every admission
 	// request the API server sends Kyverno, Kyverno's own included.
-	Admit(req Request)
+	Admit(req admission.Request)
 	// Observe is the family's informers and watches: called for every write
 	// the store sees, Kyverno's own included.
 	Observe(ev WatchEvent)
+	// ProcessUpdateRequest is the background controller's handling of an
+	// UpdateRequest object a user created; false leaves it to the next
+	// family.
+	ProcessUpdateRequest(ur resource.Object) bool
 	// BackgroundScan is the policy controller's periodic requeue
 	// (BACKGROUND_SCAN_INTERVAL).
 	BackgroundScan()
@@ -81,11 +94,26 @@ type PolicyAdmission struct {
 	Diagnostics source.Diagnostics
 }
 
-// FamilyConfig is what the session hands a family when it creates it.
+// Override forces generate settings on every policy a scenario writes; a
+// nil field leaves the policy's value.
+type Override struct {
+	Synchronize                    *bool `json:"synchronize,omitempty"`
+	OrphanDownstreamOnPolicyDelete *bool `json:"orphanDownstreamOnPolicyDelete,omitempty"`
+}
+
+// FamilyConfig is what the session hands every family when it creates it:
+// the simulated Kyverno's flags and install. Behaviour that depends on
+// them, or on Kyverno's version, reads it from here.
 type FamilyConfig struct {
 	// PolicyExceptions is Kyverno's --enablePolicyException (false in the
 	// Helm chart; Kyverno's conformance suite runs with it on).
 	PolicyExceptions bool
+	// Permissions names what Kyverno's background controller may manage,
+	// for the permission check of policy validation: an rbac.Profile.
+	Permissions string
+	// Values stand in for context and request data, as a kyverno-test.yaml's
+	// values file does for Kyverno's CLI; nil: none.
+	Values *Values
 }
 
 // NewFamily creates a family over a core. Adapters register families by
@@ -107,13 +135,16 @@ type WatchEvent struct {
 	// Old is the object before a MODIFIED write.
 	Old resource.Object
 	// User made the write.
-	User UserInfo
+	User admission.UserInfo
 }
 
 // Work is one unit of background work a family queues on the core: an
 // UpdateRequest, or a watch event's reaction. Queued work with the same key
-// runs once (Kyverno deduplicates UpdateRequests the same way); the core's
-// limits count every Work as one UpdateRequest.
+// runs once (Kyverno deduplicates UpdateRequests the same way), so each
+// family's keys start with a prefix of its own; the core's limits count
+// every Work as one UpdateRequest. A Work may also have a method Place()
+// string that says what it does for the work budget's messages; without
+// it, the messages name its key.
 type Work interface {
 	Key() string
 	Run()
@@ -136,61 +167,44 @@ func (c *Controller) FamilyOf(obj resource.Object) Family {
 	return nil
 }
 
-// Enqueue queues a family's work; work with the key of queued work is
-// dropped.
-func (c *Controller) Enqueue(w Work) { c.enqueue(&updateRequest{work: w}) }
+// PolicySet is a family's admitted policies by key, with the same policies
+// in key order (for determinism: every family iterates its policies so).
+// The zero value is an empty set.
+type PolicySet[P any] struct {
+	byKey  map[string]P
+	sorted []P // nil when stale
+}
 
-// Emit records one event on the timeline.
-func (c *Controller) Emit(e timeline.Event) { c.rec.Event(e) }
+// Get returns the policy under key, or the zero P.
+func (s *PolicySet[P]) Get(key string) P { return s.byKey[key] }
 
-// Store returns the simulated cluster.
-func (c *Controller) Store() *cluster.Store { return c.store }
-
-// Budget returns the run's work budget, which a family's evaluations draw
-// from (nil: unbounded; charging a nil Budget is free).
-func (c *Controller) Budget() *budget.Budget { return c.opts.Budget }
-
-// Clock returns the simulation's logical clock.
-func (c *Controller) Clock() *cluster.Clock { return c.clock }
-
-// Restart models a restart of Kyverno's background controller for every
-// family. The JMESPath family keeps nothing in memory that a restart loses:
-// Kyverno rebuilds it from labels.
-func (c *Controller) Restart() {
-	for _, f := range c.families {
-		f.Restart()
+// Put stores p under key.
+func (s *PolicySet[P]) Put(key string, p P) {
+	if s.byKey == nil {
+		s.byKey = map[string]P{}
 	}
+	s.byKey[key] = p
+	s.sorted = nil
 }
 
-// observe delivers a write to every family's watches.
-func (c *Controller) observe(ev WatchEvent) {
-	for _, f := range c.families {
-		f.Observe(ev)
+// Delete forgets key.
+func (s *PolicySet[P]) Delete(key string) {
+	delete(s.byKey, key)
+	s.sorted = nil
+}
+
+// Len is the number of policies.
+func (s *PolicySet[P]) Len() int { return len(s.byKey) }
+
+// Sorted returns the policies in key order. The slice is kept until Put or
+// Delete changes the set: callers must not change it.
+func (s *PolicySet[P]) Sorted() []P {
+	if s.sorted == nil {
+		keys := resource.SortedKeys(s.byKey)
+		s.sorted = make([]P, len(keys))
+		for i, k := range keys {
+			s.sorted[i] = s.byKey[k]
+		}
 	}
+	return s.sorted
 }
-
-// ReportsUser is the username of Kyverno's reports controller, which writes
-// PolicyReports.
-const ReportsUser = "system:serviceaccount:kyverno:kyverno-reports-controller"
-
-// Diagnoser is implemented by a Recorder that also takes diagnostics: the
-// session, which shows them at the YAML line of the policy.
-type Diagnoser interface {
-	Diagnostic(d timeline.Diagnostic)
-}
-
-// Diagnose passes a family's diagnostic (a runtime error at the expression
-// that failed) to the recorder, when it takes them.
-func (c *Controller) Diagnose(d timeline.Diagnostic) {
-	if r, ok := c.rec.(Diagnoser); ok {
-		r.Diagnostic(d)
-	}
-}
-
-// APIGet answers a Kubernetes API GET path from the simulated cluster, as
-// apiCall context entries are answered (both families' API calls).
-func (c *Controller) APIGet(path string) (any, error) { return c.apiGet(path) }
-
-// Search evaluates a JMESPath expression over data with Kyverno's
-// functions (GlobalContextEntry projections).
-func (c *Controller) Search(expr string, data any) (any, error) { return c.eval.Search(expr, data) }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -27,7 +28,7 @@ func (r *recorder) Changed(before, after resource.Object) { r.changed++ }
 type fakeFamily struct {
 	calls []string
 	// onAdmit runs for every admission request.
-	onAdmit func(Request)
+	onAdmit func(admission.Request)
 }
 
 func (f *fakeFamily) Name() string                  { return "Fake" }
@@ -38,7 +39,7 @@ func (f *fakeFamily) AdmitPolicy(obj, old resource.Object, doc *source.Document)
 func (f *fakeFamily) PolicyWritten(old, obj resource.Object)    {}
 func (f *fakeFamily) PolicyDeleted(obj resource.Object)         {}
 func (f *fakeFamily) Status(obj resource.Object) map[string]any { return nil }
-func (f *fakeFamily) Admit(req Request) {
+func (f *fakeFamily) Admit(req admission.Request) {
 	f.calls = append(f.calls, "admit "+req.Operation+" "+req.User.Username)
 	if f.onAdmit != nil {
 		f.onAdmit(req)
@@ -46,6 +47,14 @@ func (f *fakeFamily) Admit(req Request) {
 }
 func (f *fakeFamily) Observe(ev WatchEvent) {
 	f.calls = append(f.calls, "watch "+ev.Type+" "+ev.Object.Name())
+}
+func (f *fakeFamily) Override(obj resource.Object, o Override) {}
+func (f *fakeFamily) RulePos(policyKey, rule string) (source.Pos, bool) {
+	return source.Pos{}, false
+}
+func (f *fakeFamily) ProcessUpdateRequest(ur resource.Object) bool {
+	f.calls = append(f.calls, "update request "+ur.Name())
+	return true
 }
 func (f *fakeFamily) BackgroundScan() { f.calls = append(f.calls, "scan") }
 func (f *fakeFamily) Restart()        { f.calls = append(f.calls, "restart") }
@@ -84,7 +93,7 @@ func TestEveryWriteReachesTheFamiliesAsAdmissionAndAsAWatchEvent(t *testing.T) {
 	c, _ := newCore(t, Options{})
 	f := &fakeFamily{}
 	c.AddFamily(f)
-	user := UserInfo{Username: "alice"}
+	user := admission.UserInfo{Username: "alice"}
 
 	created, err := c.Create(user, configMap("a"))
 	require.NoError(t, err)
@@ -93,7 +102,7 @@ func TestEveryWriteReachesTheFamiliesAsAdmissionAndAsAWatchEvent(t *testing.T) {
 	require.NoError(t, err)
 	changed := created.DeepCopy()
 	changed["data"] = map[string]any{"k": "w"}
-	_, err = c.Update(UserInfo{Username: BackgroundUser}, changed)
+	_, err = c.Update(admission.UserInfo{Username: admission.BackgroundUser}, changed)
 	require.NoError(t, err)
 	require.NoError(t, c.Delete(user, created.Ref()))
 	c.BackgroundScan()
@@ -102,7 +111,7 @@ func TestEveryWriteReachesTheFamiliesAsAdmissionAndAsAWatchEvent(t *testing.T) {
 	assert.Equal(t, []string{
 		"admit CREATE alice", "watch ADDED a",
 		"admit UPDATE alice",
-		"admit UPDATE " + BackgroundUser, "watch MODIFIED a",
+		"admit UPDATE " + admission.BackgroundUser, "watch MODIFIED a",
 		"admit DELETE alice", "watch DELETED a",
 		"scan", "restart",
 	}, f.calls, "Kyverno's own writes reach the families too; a write that changes nothing makes no watch event")
@@ -181,7 +190,7 @@ func TestFamilyWorkAndUpdateRequestsShareOneQueueInOrder(t *testing.T) {
 	c, _ := newCore(t, Options{})
 	var order []string
 	f := &fakeFamily{}
-	f.onAdmit = func(req Request) {
+	f.onAdmit = func(req admission.Request) {
 		if req.Object != nil {
 			name := req.Object.Name()
 			runs := 0
@@ -190,7 +199,7 @@ func TestFamilyWorkAndUpdateRequestsShareOneQueueInOrder(t *testing.T) {
 	}
 	c.AddFamily(f)
 	for _, n := range []string{"b", "a", "c"} {
-		_, err := c.Create(UserInfo{Username: "alice"}, configMap(n))
+		_, err := c.Create(admission.UserInfo{Username: "alice"}, configMap(n))
 		require.NoError(t, err)
 	}
 	c.Reconcile()

@@ -2,11 +2,12 @@ package match
 
 import (
 	"fmt"
-	"github.com/genplay/genplay/engine/internal/budget"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
+	"github.com/genplay/genplay/engine/internal/budget"
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -23,24 +24,12 @@ type Request struct {
 	// NamespaceLabels are the labels of the object's Namespace (nil if unknown).
 	NamespaceLabels map[string]string
 	// UserInfo is the requester; nil in background.
-	UserInfo *UserInfo
+	UserInfo *admission.UserInfo
 	// PolicyNamespace is the namespace of a namespaced Policy, "" for a ClusterPolicy.
 	PolicyNamespace string
 	// Budget is the run's work budget; wildcard matching charges it. Nil:
 	// unbounded.
 	Budget *budget.Budget
-}
-
-// UserInfo is the admission request's user and the roles bound to it.
-type UserInfo struct {
-	Username     string
-	Groups       []string
-	Roles        []string // "namespace:role"
-	ClusterRoles []string
-}
-
-func (u *UserInfo) empty() bool {
-	return u == nil || u.Username == "" && len(u.Groups) == 0 && len(u.Roles) == 0 && len(u.ClusterRoles) == 0
 }
 
 // Rule evaluates a rule's match block and then its exclude block. reason
@@ -124,7 +113,7 @@ func emptyUser(f policy.Filter) bool {
 
 // matchFilter returns why a match filter does not select the object.
 func matchFilter(f policy.Filter, req Request) []string {
-	if req.UserInfo.empty() {
+	if req.UserInfo.Empty() {
 		f.Subjects, f.Roles, f.ClusterRoles = nil, nil, nil
 	}
 	if emptyDescription(f.Resources) && emptyUser(f) {
@@ -217,7 +206,7 @@ func check(f policy.Filter, req Request) []string {
 	}
 	u := req.UserInfo
 	if u == nil {
-		u = &UserInfo{}
+		u = &admission.UserInfo{}
 	}
 	if len(f.Roles) > 0 && !anyIn(f.Roles, u.Roles) {
 		errs = append(errs, fmt.Sprintf("the user has none of the roles %v", f.Roles))
@@ -264,7 +253,7 @@ func annotations(expected, actual map[string]string) bool {
 	return true
 }
 
-func subjects(list []policy.Subject, u *UserInfo) bool {
+func subjects(list []policy.Subject, u *admission.UserInfo) bool {
 	for _, s := range list {
 		switch s.Kind {
 		case "ServiceAccount":

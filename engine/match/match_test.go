@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -32,7 +33,7 @@ func TestRule(t *testing.T) {
 	kubeSystem := obj("v1", "Namespace", "", "kube-system", nil, nil)
 	cm := obj("v1", "ConfigMap", "team-a", "settings", map[string]any{"app": "web"}, map[string]any{"owner": "alice"})
 	deploy := obj("apps/v1", "Deployment", "team-a", "web", nil, nil)
-	admin := &UserInfo{Username: "alice", Groups: []string{"devs"}, ClusterRoles: []string{"cluster-admin"}}
+	admin := &admission.UserInfo{Username: "alice", Groups: []string{"devs"}, ClusterRoles: []string{"cluster-admin"}}
 
 	tests := []struct {
 		name    string

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -170,7 +170,7 @@ func canIGenerate(store *cluster.Store, profile Profile, t policy.Target, verbs 
 	if sub != "" {
 		gvk += "/" + sub
 	}
-	msg := fmt.Sprintf("%s requires permissions %s for resource %s", generate.BackgroundUser, strings.Join(missing, ","), gvk)
+	msg := fmt.Sprintf("%s requires permissions %s for resource %s", admission.BackgroundUser, strings.Join(missing, ","), gvk)
 	if t.Namespace != "" {
 		msg += " in namespace " + t.Namespace
 	}
@@ -258,7 +258,7 @@ func bindsBackgroundController(b resource.Object) bool {
 		switch {
 		case kind == "ServiceAccount" && name == backgroundServiceAccountName && ns == backgroundServiceAccountNamespace:
 			return true
-		case kind == "User" && name == generate.BackgroundUser:
+		case kind == "User" && name == admission.BackgroundUser:
 			return true
 		case kind == "Group" && slices.Contains([]string{"system:serviceaccounts", "system:serviceaccounts:" + backgroundServiceAccountNamespace, "system:authenticated"}, name):
 			return true

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/labels"
 	"github.com/genplay/genplay/engine/match"
@@ -444,7 +445,7 @@ func checkLegacy(r *policy.Rule, t *trigger, policyNS string) (bool, string) {
 		op, obj = "UPDATE", t.updated()
 	}
 	req := match.Request{Operation: op, Object: obj, PolicyNamespace: policyNS,
-		UserInfo: &match.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"}, ClusterRoles: []string{"cluster-admin"}}}
+		UserInfo: &admission.UserInfo{Username: "kubernetes-admin", Groups: []string{"system:masters", "system:authenticated"}, ClusterRoles: []string{"cluster-admin"}}}
 	if t.namespace != "" {
 		req.NamespaceLabels = map[string]string{"kubernetes.io/metadata.name": t.namespace}
 		maps.Copy(req.NamespaceLabels, t.nsLabels)

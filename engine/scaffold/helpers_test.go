@@ -6,13 +6,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
 // families are both policy families, as the full build runs them.
-var families = []generate.NewFamily{controller.New}
+var families = []engine.Family{controller.New}
 
 func wrap(t *testing.T, text string) *Result {
 	t.Helper()

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -147,11 +147,11 @@ func (r *runner) kubectl(c *Command, stdin string) (stdout, stderr string, code 
 // impersonate returns the user of --as: genplay enforces no RBAC, but the
 // user, groups and the roles bound to them reach Kyverno as in a real
 // admission request.
-func (r *runner) impersonate(c *Command) (*generate.UserInfo, error) {
+func (r *runner) impersonate(c *Command) (*admission.UserInfo, error) {
 	if c.As == "" {
 		return nil, nil
 	}
-	u := &generate.UserInfo{Username: c.As, Groups: []string{"system:authenticated"}}
+	u := &admission.UserInfo{Username: c.As, Groups: []string{"system:authenticated"}}
 	if sa, ok := strings.CutPrefix(c.As, "system:serviceaccount:"); ok {
 		ns, name, ok := strings.Cut(sa, ":")
 		if !ok || ns == "" || name == "" || strings.Contains(name, ":") {
@@ -168,7 +168,7 @@ func (r *runner) impersonate(c *Command) (*generate.UserInfo, error) {
 // boundRoles lists the Roles ("namespace:name") and ClusterRoles bound to
 // a user, as Kyverno computes them for request.roles and
 // request.clusterRoles.
-func (r *runner) boundRoles(u *generate.UserInfo) (roles, clusterRoles []string) {
+func (r *runner) boundRoles(u *admission.UserInfo) (roles, clusterRoles []string) {
 	subjectMatches := func(b resource.Object) bool {
 		subjects, _ := b.Nested("subjects")
 		list, _ := subjects.([]any)
@@ -211,7 +211,7 @@ func (r *runner) boundRoles(u *generate.UserInfo) (roles, clusterRoles []string)
 
 // kubectlWrite puts obj as the user (nil: the admin), recording warnings and
 // rejections on the current step as the runner's write does.
-func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *generate.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
+func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *admission.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
 	before, getErr := r.s.Store().Get(obj.Ref())
 	existed = getErr == nil
 	switch {
@@ -240,17 +240,17 @@ func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Docu
 
 // impersonationNote says on the timeline how a request as an impersonated
 // user is simulated.
-func (r *runner) impersonationNote(ref resource.Ref, user generate.UserInfo) {
+func (r *runner) impersonationNote(ref resource.Ref, user admission.UserInfo) {
 	reason := "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
 		strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"
-	if user.Username == generate.BackgroundUser {
+	if user.Username == admission.BackgroundUser {
 		reason += "; it is Kyverno's background controller, whose requests generate policies skip unless they set skipBackgroundRequests: false"
 	}
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Reason: reason})
 }
 
 // putAs writes an object other than a policy as an impersonated user.
-func (r *runner) putAs(mode string, obj, live resource.Object, user generate.UserInfo) (resource.Object, error) {
+func (r *runner) putAs(mode string, obj, live resource.Object, user admission.UserInfo) (resource.Object, error) {
 	r.impersonationNote(obj.Ref(), user)
 	var out resource.Object
 	var err error

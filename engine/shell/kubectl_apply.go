@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/scenario"
 )
 
-func (r *runner) kubectlApply(c *Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlApply(c *Command, stdin string, user *admission.UserInfo, o *kubectlOutput) error {
 	mode, verb := scenario.OpApply, "configured"
 	if c.Verb == "replace" {
 		mode, verb = scenario.OpUpdate, "replaced"

@@ -340,3 +340,39 @@ func (r *runner) noResources(c *Command, info cluster.KindInfo) string {
 	}
 	return "No resources found"
 }
+
+// callRefs names the objects a call acts on: those of its -f manifests, or
+// its TYPE NAME... targets. A TYPE without names is, when selecting (kubectl
+// delete), every object -l or --all selects, and otherwise an error, as
+// kubectl says; ok is false when the call ends there (said in o).
+func (r *runner) callRefs(c *Command, stdin string, o *kubectlOutput, selecting bool) (refs []resource.Ref, ok bool, err error) {
+	if len(c.Files) > 0 {
+		refs, ok = r.manifestRefs(c, stdin, o)
+		return refs, ok, nil
+	}
+	ts, _, ok := r.targets(c.Targets, o)
+	if !ok {
+		return nil, false, nil
+	}
+	for _, t := range ts {
+		if t.name != "" {
+			refs = append(refs, r.refOf(c, t))
+			continue
+		}
+		if !selecting || c.Selector == "" && last(c.Flags["all"]) != "true" {
+			o.errorf("error: resource(s) were provided, but no name was specified")
+			return nil, false, nil
+		}
+		list, err := r.list(c, t.info)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(&o.stderr, "No resources found")
+		}
+		for _, obj := range list {
+			refs = append(refs, obj.Ref())
+		}
+	}
+	return refs, true, nil
+}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 )
 
-func (r *runner) kubectlCreate(c *Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlCreate(c *Command, stdin string, user *admission.UserInfo, o *kubectlOutput) error {
 	var objs []manifest
 	if len(c.Files) > 0 {
 		ms, ok := r.manifests(c, stdin, o)

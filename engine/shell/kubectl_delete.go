@@ -5,46 +5,18 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-func (r *runner) kubectlDelete(c *Command, stdin string, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlDelete(c *Command, stdin string, user *admission.UserInfo, o *kubectlOutput) error {
 	ignore := last(c.Flags["ignore-not-found"]) == "true"
-	var refs []resource.Ref
-	if len(c.Files) > 0 {
-		var ok bool
-		if refs, ok = r.manifestRefs(c, stdin, o); !ok {
-			return nil
-		}
-	} else {
-		ts, _, ok := r.targets(c.Targets, o)
-		if !ok {
-			return nil
-		}
-		for _, t := range ts {
-			if t.name != "" {
-				refs = append(refs, r.refOf(c, t))
-				continue
-			}
-			if c.Selector == "" && last(c.Flags["all"]) != "true" {
-				o.errorf("error: resource(s) were provided, but no name was specified")
-				return nil
-			}
-			list, err := r.list(c, t.info)
-			if err != nil {
-				return err
-			}
-			if len(list) == 0 {
-				fmt.Fprintln(&o.stderr, "No resources found")
-			}
-			for _, obj := range list {
-				refs = append(refs, obj.Ref())
-			}
-		}
+	refs, ok, err := r.callRefs(c, stdin, o, true)
+	if !ok || err != nil {
+		return err
 	}
 	for _, ref := range refs {
 		info, _ := r.s.Store().KindInfo(ref.APIVersion, ref.Kind)
@@ -80,7 +52,7 @@ func (r *runner) kubectlDelete(c *Command, stdin string, user *generate.UserInfo
 }
 
 // removeAs deletes an object as an impersonated user.
-func (r *runner) removeAs(ref resource.Ref, user generate.UserInfo) error {
+func (r *runner) removeAs(ref resource.Ref, user admission.UserInfo) error {
 	live, err := r.s.Store().Get(ref)
 	if err != nil {
 		return err

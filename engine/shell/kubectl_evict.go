@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
@@ -32,7 +32,7 @@ func (r *runner) kubectlEvict(c *Command, o *kubectlOutput) error {
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
 		Reason: "kubectl evict: the API server sends Kyverno a CREATE admission request for pods/eviction (an Eviction), then deletes the pod; " +
 			"genplay's pods never run, so it goes at once"})
-	r.s.Admit(generate.Request{Operation: generate.OpCreate, Object: eviction, User: user,
+	r.s.Admit(admission.Request{Operation: admission.OpCreate, Object: eviction, User: user,
 		SubResource: "eviction", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
 	if err := r.s.DeleteAs(user, ref); err != nil {
 		o.serverError(err, "")

@@ -3,7 +3,7 @@ package shell
 import (
 	"strings"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/timeline"
@@ -52,7 +52,7 @@ func (r *runner) kubectlExec(c *Command, o *kubectlOutput) error {
 	}
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref,
 		Reason: "kubectl exec: the API server sends Kyverno a CONNECT admission request for pods/exec (a PodExecOptions); genplay runs no containers, so the command does not run and prints nothing"})
-	r.s.Admit(generate.Request{Operation: generate.OpConnect, Object: opts, User: r.opts.Admin,
+	r.s.Admit(admission.Request{Operation: admission.OpConnect, Object: opts, User: r.opts.Admin,
 		SubResource: "exec", Resource: resource.GVK{Version: "v1", Kind: "Pod"}})
 	return nil
 }

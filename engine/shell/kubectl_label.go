@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 )
 
 // kubectlLabel runs kubectl label and annotate.
-func (r *runner) kubectlLabel(c *Command, user *generate.UserInfo, o *kubectlOutput) error {
+func (r *runner) kubectlLabel(c *Command, user *admission.UserInfo, o *kubectlOutput) error {
 	field, done := "labels", "labeled"
 	if c.Verb == "annotate" {
 		field, done = "annotations", "annotated"

@@ -37,24 +37,9 @@ func (r *runner) kubectlPatch(c *Command, stdin string, o *kubectlOutput) error 
 		o.errorf("error: must specify -p to patch")
 		return nil
 	}
-	var refs []resource.Ref
-	if len(c.Files) > 0 {
-		var ok bool
-		if refs, ok = r.manifestRefs(c, stdin, o); !ok {
-			return nil
-		}
-	} else {
-		ts, _, ok := r.targets(c.Targets, o)
-		if !ok {
-			return nil
-		}
-		for _, t := range ts {
-			if t.name == "" {
-				o.errorf("error: resource(s) were provided, but no name was specified")
-				return nil
-			}
-			refs = append(refs, r.refOf(c, t))
-		}
+	refs, ok, err := r.callRefs(c, stdin, o, false)
+	if !ok || err != nil {
+		return err
 	}
 	docs, diags := source.Parse("patch", []byte(patchText))
 	if diags.HasErrors() || len(docs) != 1 {

@@ -9,26 +9,6 @@ import (
 	"github.com/genplay/genplay/engine/shell"
 )
 
-func TestKubectlPatch(t *testing.T) {
-	runScriptCases(t, []scriptCase{
-		{
-			name: "a JSON patch of the clone source propagates to the copy",
-			ops: `- script:
-    content: kubectl patch cm base -n default --type json -p '[{"op":"replace","path":"/data/level","value":"warn"}]'
-- assert:
-    resource:
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: base-copy
-        namespace: apps
-      data:
-        level: warn`,
-			pass: true,
-		},
-	})
-}
-
 func TestJSONPatchOperations(t *testing.T) {
 	live := map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "x"},
 		"data": map[string]any{"a": "1"}, "list": []any{"p", "q"}}

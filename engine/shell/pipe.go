@@ -15,15 +15,7 @@ func (r *runner) pipeline(c *Command, res *scriptResult) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if c.DiscardStderr {
-		errOut = ""
-	}
-	if c.MergeStderr {
-		out, errOut = errOut+out, ""
-	}
-	if c.DiscardStdout {
-		out = ""
-	}
+	out, errOut = streams(out, errOut, c.MergeStderr, c.DiscardStdout, c.DiscardStderr)
 	res.stderr.WriteString(errOut)
 	for _, st := range c.Pipe {
 		var o, e string
@@ -45,15 +37,7 @@ func (r *runner) pipeline(c *Command, res *scriptResult) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		if st.DiscardStderr {
-			e = ""
-		}
-		if st.MergeStderr {
-			o, e = e+o, ""
-		}
-		if st.DiscardStdout {
-			o = ""
-		}
+		o, e = streams(o, e, st.MergeStderr, st.DiscardStdout, st.DiscardStderr)
 		res.stderr.WriteString(e)
 		out = o
 	}
@@ -66,6 +50,21 @@ func (r *runner) pipeline(c *Command, res *scriptResult) (int, error) {
 	}
 	res.stdout.WriteString(out)
 	return code, nil
+}
+
+// streams applies a command's 2>&1 and >/dev/null redirections to what it
+// printed, in sh's order: 2>/dev/null, then 2>&1, then >/dev/null.
+func streams(out, errOut string, merge, discardOut, discardErr bool) (string, string) {
+	if discardErr {
+		errOut = ""
+	}
+	if merge {
+		out, errOut = errOut+out, ""
+	}
+	if discardOut {
+		out = ""
+	}
+	return out, errOut
 }
 
 // grep is grep(1) over text: exit 0 when a line matched, 1 otherwise.

@@ -9,25 +9,6 @@ import (
 	"github.com/genplay/genplay/engine/shell"
 )
 
-func TestScriptPipelines(t *testing.T) {
-	runScriptCases(t, []scriptCase{
-		{
-			name: "|| true ignores a failure and grep -q decides the status",
-			ops: `- script:
-    content: |
-      kubectl delete configmap nothing-here -n apps || true
-      kubectl get cm -n apps | grep -q base-copy`,
-			pass: true,
-		},
-		{
-			name: "grep -q without a match fails the script",
-			ops: `- script:
-    content: kubectl get cm -n apps -o name | grep -q 'configmap/other'`,
-			failure: "exit status 1",
-		},
-	})
-}
-
 func TestGrepTranslatesBasicRegularExpressions(t *testing.T) {
 	cases := []struct {
 		pattern string

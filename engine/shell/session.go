@@ -4,10 +4,10 @@ import (
 	"io/fs"
 	"time"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/internal/budget"
 
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -35,18 +35,18 @@ type Session interface {
 	// PutAs writes a policy of any family as another user (kubectl --as),
 	// through the same admission as Put; IsPolicy says which objects are
 	// policies.
-	PutAs(user generate.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
+	PutAs(user admission.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
 	IsPolicy(obj resource.Object) bool
 	// Remove deletes an object as the admin user.
 	Remove(ref resource.Ref) error
 	// CreateAs, UpdateAs and DeleteAs write an object other than a policy
 	// as another user (kubectl --as): the admission webhook sees that user.
-	CreateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error)
-	UpdateAs(user generate.UserInfo, obj resource.Object) (resource.Object, error)
-	DeleteAs(user generate.UserInfo, ref resource.Ref) error
+	CreateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error)
+	UpdateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error)
+	DeleteAs(user admission.UserInfo, ref resource.Ref) error
 	// Admit sends Kyverno's webhook a request that stores nothing (the
 	// CONNECT of kubectl exec).
-	Admit(req generate.Request)
+	Admit(req admission.Request)
 	// RestartBackgroundController restarts Kyverno's background controller
 	// (kubectl rollout restart): its in-memory state is lost and rebuilt.
 	RestartBackgroundController()
@@ -76,7 +76,7 @@ type Options struct {
 	// Namespace is the test namespace: $NAMESPACE, and kubectl's default.
 	Namespace string
 	// Admin is the user kubectl acts as without --as.
-	Admin generate.UserInfo
+	Admin admission.UserInfo
 	// Scratch is the test's scratch folder, shared by its scripts (nil:
 	// one for this operation alone).
 	Scratch *Scratch

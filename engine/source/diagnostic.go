@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/genplay/genplay/engine/timeline"
 )
 
 // Severities of diagnostics.
@@ -68,11 +66,6 @@ func (d Diagnostic) Error() string {
 
 // IsError reports whether the diagnostic is an error.
 func (d Diagnostic) IsError() bool { return d.Severity != SeverityWarning }
-
-// Timeline converts the diagnostic to the JSON contract of the timeline.
-func (d Diagnostic) Timeline() timeline.Diagnostic {
-	return timeline.Diagnostic{File: d.File, Line: d.Line, Column: d.Col, Severity: d.Severity, Message: d.Message}
-}
 
 // Diagnostics is a list of diagnostics. It implements error.
 type Diagnostics []Diagnostic
@@ -140,15 +133,6 @@ func (ds Diagnostics) Capped(max int) Diagnostics {
 	out := slices.Clone(ds[:max])
 	last := ds[max]
 	return append(out, Errorf(Pos{File: last.File}, "too many diagnostics: %d more not shown", len(ds)-max))
-}
-
-// Timeline converts the diagnostics to the JSON contract of the timeline.
-func (ds Diagnostics) Timeline() []timeline.Diagnostic {
-	out := make([]timeline.Diagnostic, len(ds))
-	for i, d := range ds {
-		out[i] = d.Timeline()
-	}
-	return out
 }
 
 // FirstLine is the first line of a message, cut at 300 bytes with an

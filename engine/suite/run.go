@@ -10,7 +10,6 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/clitest"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -74,7 +73,7 @@ type Options struct {
 	// Config is chainsaw's Configuration, nil for none.
 	Config *scenario.Configuration
 	// Families are the policy families besides ClusterPolicy and Policy.
-	Families []generate.NewFamily
+	Families []engine.Family
 	// Guard returns the context a chainsaw test's run takes and a function
 	// to call after it (a safety net on time and memory); nil: none.
 	Guard func() (context.Context, func())
@@ -223,10 +222,14 @@ func (st *suiteRun) cli(f File, ct clitest.Test) Outcome {
 		o.Status, o.Reason = Skip, skip
 		return o
 	}
+	var values *engine.Values
+	if vf, err := clitest.ReadValues(st.opts.FS, f.Path, ct); err == nil && vf != nil {
+		values = vf.Values // Build read it already: an error there ended the test
+	}
 	// The Kyverno CLI checks no permissions and uses the exceptions the test names.
 	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: engine.PermissionsUnchecked, Install: st.opts.Install,
-		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true})
+		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true, Values: values})
 	st.clockOut(&o)
 	o.Timeline = res
 	switch {

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/suite"
 )
@@ -22,7 +21,7 @@ func run(t *testing.T, fsys fs.FS, dir string) *suite.Report {
 	files, err := suite.Find(fsys, []suite.Root{{Name: dir, Path: dir, Display: dir}}, nil)
 	require.NoError(t, err)
 	return suite.Run(files, suite.Options{FS: fsys, Permissions: engine.PermissionsKyvernoE2E,
-		Families: []generate.NewFamily{controller.New}})
+		Families: []engine.Family{controller.New}})
 }
 
 // cliTestFiles reads the files of testdata/kyverno-test/name into a map
@@ -178,6 +177,38 @@ func TestKyvernoCLITestsKeepTheResourcesUID(t *testing.T) {
 	edit(fsys, "t/resources.yaml", "  name: team-a\n", "  name: team-a\n  uid: 6f1c0e2a-0000-4000-8000-000000000001\n")
 	edit(fsys, "t/policy.yaml", "      data:\n", "      data:\n        metadata:\n          labels:\n            owner-uid: '{{request.object.metadata.uid}}'\n")
 	edit(fsys, "t/generated.yaml", "  namespace: team-a\n", "  namespace: team-a\n  labels:\n    owner-uid: 6f1c0e2a-0000-4000-8000-000000000001\n")
+	report := run(t, fsys, "t")
+	require.Len(t, report.Tests, 1)
+	assert.Equal(t, suite.Pass, report.Tests[0].Status, "%s %v", report.Tests[0].Reason, report.Tests[0].Detail)
+}
+
+// A values file stands in for context data as in Kyverno's CLI: a rule's
+// value replaces the apiCall it names, a resource's value sets the context.
+func TestKyvernoCLITestsUseTheirValuesFile(t *testing.T) {
+	fsys := cliTestFiles(t, "add-quota")
+	edit(fsys, "t/policy.yaml", "    generate:\n", `    context:
+    - name: pods
+      apiCall:
+        urlPath: /api/v1/namespaces
+        jmesPath: items | length(@)
+    generate:
+`)
+	edit(fsys, "t/policy.yaml", `pods: "20"`, `pods: "{{ pods }}"`+"\n            configmaps: '{{ request.namespace }}'")
+	edit(fsys, "t/generated.yaml", `pods: "20"`, `pods: "33"`+"\n    configmaps: from-values")
+	fsys["t/values.yaml"] = &fstest.MapFile{Data: []byte(`apiVersion: cli.kyverno.io/v1alpha1
+kind: Values
+policies:
+- name: add-quota
+  rules:
+  - name: quota
+    values:
+      pods: "33"
+  resources:
+  - name: team-a
+    values:
+      request.namespace: from-values
+`)}
+	edit(fsys, "t/kyverno-test.yaml", "results:\n", "variables: values.yaml\nresults:\n")
 	report := run(t, fsys, "t")
 	require.Len(t, report.Tests, 1)
 	assert.Equal(t, suite.Pass, report.Tests[0].Status, "%s %v", report.Tests[0].Reason, report.Tests[0].Detail)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -81,7 +80,7 @@ func Compare(rec *Recording, opts Options) Result {
 	run := engine.Run("chainsaw-test.yaml", []byte(rec.Scenario), engine.Options{
 		Files:       files,
 		Permissions: permissions(rec.Evidence.Permissions),
-		Families:    []generate.NewFamily{controller.New},
+		Families:    []engine.Family{controller.New},
 	})
 	if run.Skipped != "" {
 		res.Verdict, res.Reason = Skipped, run.Skipped

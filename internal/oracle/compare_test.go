@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 )
 
@@ -23,7 +22,7 @@ func selfRecording(t *testing.T, file string) *Recording {
 	prepared, err := Prepare(string(b), time.Minute)
 	require.NoError(t, err)
 	rec := &Recording{Format: Format, Name: file, Scenario: prepared, Evidence: Evidence{Permissions: "kyverno-e2e"}}
-	run := engine.Run("chainsaw-test.yaml", []byte(prepared), engine.Options{Permissions: engine.PermissionsKyvernoE2E, Families: []generate.NewFamily{controller.New}})
+	run := engine.Run("chainsaw-test.yaml", []byte(prepared), engine.Options{Permissions: engine.PermissionsKyvernoE2E, Families: []engine.Family{controller.New}})
 	require.Empty(t, run.Skipped)
 	var prev []Object
 	for i, objs := range genplaySteps(rec, run, baseline()) {

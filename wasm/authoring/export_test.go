@@ -10,7 +10,6 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/export"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/wasm/authoring"
 	"github.com/genplay/genplay/wasm/bridge"
@@ -22,7 +21,7 @@ import (
 func TestExportTool(t *testing.T) {
 	t.Cleanup(func() { bridge.Tools, bridge.Families = nil, nil })
 	bridge.Tools = map[string]bridge.Tool{"export": authoring.Export}
-	bridge.Families = []generate.NewFamily{controller.New}
+	bridge.Families = []engine.Family{controller.New}
 
 	for _, example := range []string{"default-deny-netpol.yaml", "clone-registry-secret-cel.yaml"} {
 		text, err := os.ReadFile("../../site/examples/" + example)

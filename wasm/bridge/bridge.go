@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -28,7 +27,7 @@ const MaxInput = 1 << 20
 // ClusterPolicy and Policy (engine.Options.Families). The wasm command sets
 // it once, before the first run, from its build tag: nil in the core build,
 // the CEL GeneratingPolicy family in the full build (wasm/families_*.go).
-var Families []generate.NewFamily
+var Families []engine.Family
 
 // runEngine is engine.Run; tests replace it to inject failures.
 var runEngine = engine.Run

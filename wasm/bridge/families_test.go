@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -28,7 +27,7 @@ func TestFamilies(t *testing.T) {
 	require.NoError(t, json.Unmarshal(Run(string(text), ""), &core))
 	assert.Contains(t, core.Skipped, "no CEL engine")
 
-	Families = []generate.NewFamily{controller.New}
+	Families = []engine.Family{controller.New}
 	native, err := json.Marshal(engine.Run(DefaultFile, text, engine.Options{Families: Families}))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(native), string(Run(string(text), "")))

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/migrate"
 	"github.com/genplay/genplay/engine/scenario"
@@ -53,7 +52,7 @@ func callMigrate(t *testing.T, text, options string) toolAnswer {
 	return a
 }
 
-func withMigrate(t *testing.T, families []generate.NewFamily) {
+func withMigrate(t *testing.T, families []engine.Family) {
 	t.Cleanup(func() { bridge.Tools, bridge.Families = nil, nil })
 	bridge.Tools = map[string]bridge.Tool{"migrate": authoring.Migrate}
 	bridge.Families = families
@@ -63,7 +62,7 @@ func withMigrate(t *testing.T, families []generate.NewFamily) {
 // gives natively (migrate.ConvertScenario), whose steps are what `genplay
 // migrate --compare -o json` prints (Comparison.Report).
 func TestMigrateTool(t *testing.T) {
-	families := []generate.NewFamily{controller.New}
+	families := []engine.Family{controller.New}
 	withMigrate(t, families)
 	text := deletedTwice(t)
 	opts := engine.Options{Families: families}
@@ -137,7 +136,7 @@ func TestMigrateTool(t *testing.T) {
 // TestMigrateToolErrors: what cannot be converted or compared is an error
 // that says why, at its line.
 func TestMigrateToolErrors(t *testing.T) {
-	withMigrate(t, []generate.NewFamily{controller.New})
+	withMigrate(t, []engine.Family{controller.New})
 	cel, err := os.ReadFile("../../site/examples/default-deny-netpol-cel.yaml")
 	require.NoError(t, err)
 	text := deletedTwice(t)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
@@ -71,7 +72,7 @@ func (ev *evaluation) applyOne(namespace string, obj resource.Object) error {
 	ref := obj.Ref()
 	tref := ev.trig.Ref()
 	live, err := f.store.View(ref)
-	kyverno := generate.UserInfo{Username: generate.BackgroundUser}
+	kyverno := admission.UserInfo{Username: admission.BackgroundUser}
 	ssa := p.Spec.UseServerSideApply
 	switch {
 	case errors.Is(err, cluster.ErrNotFound):
@@ -173,9 +174,9 @@ func (ev *evaluation) addGenerateLabels(obj resource.Object) {
 func (ev *evaluation) createReason(ref resource.Ref) (string, string) {
 	if ev.ur.cause == causeAdmission {
 		switch ev.operation {
-		case generate.OpDelete:
+		case admission.OpDelete:
 			return timeline.ActionCreated, "generator.apply ran for the trigger's deletion: the policy's resourceRules list DELETE"
-		case generate.OpUpdate:
+		case admission.OpUpdate:
 			return timeline.ActionCreated, "the trigger was updated and the policy ran again; the downstream was missing, so generator.apply created it"
 		}
 		return timeline.ActionCreated, "generator.apply created it for the trigger"
@@ -192,7 +193,7 @@ func (ev *evaluation) createReason(ref resource.Ref) (string, string) {
 // updateReason says why the apply core rewrote a managed downstream.
 func (ev *evaluation) updateReason() string {
 	switch {
-	case ev.ur.cause == causeAdmission && ev.operation == generate.OpUpdate:
+	case ev.ur.cause == causeAdmission && ev.operation == admission.OpUpdate:
 		return "the trigger was updated: generator.apply rewrites a downstream it manages in place (same UID), with or without synchronize (PR #16838)"
 	case ev.rc.generateExisting:
 		return "generateExisting is on: the policy ran again for the existing trigger and rewrote the downstream it manages"

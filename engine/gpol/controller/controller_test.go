@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/resource"
@@ -51,11 +52,11 @@ func TestOnlyALiteralDeleteGeneratesOnDeletion(t *testing.T) {
 // "if len(namespace) == 0 && scope.Resource == namespaceGVR").
 func TestRequestNamespaceOfANamespaceIsItsName(t *testing.T) {
 	ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": "team"}}
-	assert.Equal(t, "team", requestNamespace(generate.Request{Operation: generate.OpCreate}, ns, false))
-	assert.Equal(t, "team", requestNamespace(generate.Request{Operation: generate.OpUpdate}, ns, false))
-	assert.Equal(t, "team", requestNamespace(generate.Request{Operation: generate.OpDelete}, ns, false))
+	assert.Equal(t, "team", requestNamespace(admission.Request{Operation: admission.OpCreate}, ns, false))
+	assert.Equal(t, "team", requestNamespace(admission.Request{Operation: admission.OpUpdate}, ns, false))
+	assert.Equal(t, "team", requestNamespace(admission.Request{Operation: admission.OpDelete}, ns, false))
 	cm := resource.Object{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "c", "namespace": "team"}}
-	assert.Equal(t, "team", requestNamespace(generate.Request{Operation: generate.OpCreate}, cm, true))
+	assert.Equal(t, "team", requestNamespace(admission.Request{Operation: admission.OpCreate}, cm, true))
 }
 
 func TestResourceFiltersDropKyvernosDefaults(t *testing.T) {

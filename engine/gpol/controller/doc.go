@@ -1,6 +1,7 @@
-// Package controller is the CEL policy family's front end over the shared
-// generate core: Kyverno v1.19's GeneratingPolicy and
-// NamespacedGeneratingPolicy machinery as GENERATING-POLICY.md describes it.
+// Package controller is the CEL GeneratingPolicy family over the shared
+// generate core (engine/generate): Kyverno v1.19's GeneratingPolicy and
+// NamespacedGeneratingPolicy machinery as GENERATING-POLICY.md describes it,
+// beside the ClusterPolicy/Policy family of engine/policy/controller.
 //
 // It implements generate.Family. The admission webhook (webhook.go, §3.1)
 // turns requests into UpdateRequests; the background controller (ur.go,

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/gpol/compiler"
 	"github.com/genplay/genplay/engine/resource"
@@ -52,7 +52,7 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 		req := ur.admission
 		ev.operation = req.Operation
 		ev.object, ev.oldObject = req.Object, req.OldObject
-		if req.Operation == generate.OpDelete {
+		if req.Operation == admission.OpDelete {
 			ev.object = resource.Object{}
 		}
 		src := req.Object
@@ -61,7 +61,7 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 		}
 		ev.kind = src.GVK()
 		ev.requestName = src.Name()
-		if req.Operation == generate.OpCreate && src.Metadata()["generateName"] != nil {
+		if req.Operation == admission.OpCreate && src.Metadata()["generateName"] != nil {
 			ev.requestName = "" // the API server leaves request.name empty for generateName
 		}
 		_, namespaced := f.namespaced(src.GVK())
@@ -70,7 +70,7 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 		}
 		ev.requestNS = requestNamespace(*req, src, namespaced)
 	} else {
-		ev.operation = generate.OpCreate
+		ev.operation = admission.OpCreate
 		ev.object = trig
 		ev.kind = trig.GVK()
 		ev.requestName = trig.Name()
@@ -90,7 +90,7 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 				"synchronize is on and the trigger no longer matches the policy ("+msg+"), so Kyverno deletes what it generated for it (kyverno#16838)")
 			return
 		}
-		if ur.admission != nil && ur.admission.User.Username != generate.BackgroundUser && ur.cause == causeAdmission {
+		if ur.admission != nil && ur.admission.User.Username != admission.BackgroundUser && ur.cause == causeAdmission {
 			f.emit(timeline.ActionSkipped, &tref, p, "", nil, "the policy does not apply: "+msg)
 		}
 		return
@@ -176,7 +176,7 @@ func (ev *evaluation) evaluate() (status, msg string, props map[string]string) {
 func (ev *evaluation) attributes() gpol.Attributes {
 	a := gpol.Attributes{Operation: ev.operation, Kind: ev.kind, Name: ev.requestName, Namespace: ev.object.Namespace(),
 		Object: ev.object, OldObject: ev.oldObject}
-	if ev.operation == generate.OpDelete {
+	if ev.operation == admission.OpDelete {
 		a.Object = nil
 	}
 	if ev.ur.admission != nil && ev.ur.admission.SubResource != "" {

@@ -2,7 +2,6 @@ package controller
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/genplay/genplay/engine/cluster"
@@ -20,8 +19,7 @@ type Family struct {
 	store *cluster.Store
 	cfg   generate.FamilyConfig
 	// policies are the admitted policies by their key (gpol.Policy.Key).
-	policies map[string]*entry
-	sorted   []*entry // policies in key order; nil when stale
+	policies generate.PolicySet[*entry]
 	// exceptions are the CEL PolicyExceptions by namespace/name.
 	exceptions map[string]*exception
 	// admitted is the policy AdmitPolicy parsed and compiled last, handed to
@@ -63,7 +61,6 @@ type compiledException struct {
 func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
 	f := &Family{
 		core: core, store: core.Store(), cfg: cfg,
-		policies:   map[string]*entry{},
 		exceptions: map[string]*exception{},
 		applied:    map[string]resource.Object{},
 	}
@@ -84,6 +81,52 @@ func (f *Family) Name() string { return "GeneratingPolicy" }
 
 // Owns implements generate.Family.
 func (f *Family) Owns(obj resource.Object) bool { return gpol.IsPolicy(obj) || gpol.IsException(obj) }
+
+// Override implements generate.Family: a GeneratingPolicy's (or a
+// NamespacedGeneratingPolicy's) spec.evaluation.synchronize.enabled and
+// spec.evaluation.orphanDownstreamOnPolicyDelete.enabled, this family's
+// fields for what a ClusterPolicy sets on its rules. Exceptions have none.
+func (f *Family) Override(obj resource.Object, o generate.Override) {
+	if !gpol.IsPolicyKind(obj) {
+		return
+	}
+	set := func(field string, v *bool) {
+		if v == nil {
+			return
+		}
+		spec, ok := obj["spec"].(map[string]any)
+		if !ok {
+			return // the policy's validation says what is wrong
+		}
+		eval, ok := spec["evaluation"].(map[string]any)
+		if !ok {
+			if spec["evaluation"] != nil {
+				return
+			}
+			eval = map[string]any{}
+			spec["evaluation"] = eval
+		}
+		fv, ok := eval[field].(map[string]any)
+		if !ok {
+			if eval[field] != nil {
+				return
+			}
+			fv = map[string]any{}
+			eval[field] = fv
+		}
+		fv["enabled"] = *v
+	}
+	set("synchronize", o.Synchronize)
+	set("orphanDownstreamOnPolicyDelete", o.OrphanDownstreamOnPolicyDelete)
+}
+
+// RulePos implements generate.Family: this family diagnoses a failure at
+// the expression that failed (diag.go), through the core's Diagnose.
+func (f *Family) RulePos(policyKey, rule string) (source.Pos, bool) { return source.Pos{}, false }
+
+// ProcessUpdateRequest implements generate.Family: UpdateRequests users
+// create are processed as ClusterPolicy/Policy requests (that family's).
+func (f *Family) ProcessUpdateRequest(ur resource.Object) bool { return false }
 
 // compilerOptions are the compiler's options for this cluster.
 func (f *Family) compilerOptions() compiler.Options { return compiler.Options{} }
@@ -228,8 +271,8 @@ func (f *Family) PolicyWritten(old, obj resource.Object) {
 		return
 	}
 	e.p.Raw = obj
-	prev := f.policies[e.p.Key()]
-	f.setPolicy(e)
+	prev := f.policies.Get(e.p.Key())
+	f.policies.Put(e.p.Key(), e)
 	if prev == nil || !resource.Equal(prev.p.Raw["spec"], e.p.Raw["spec"]) {
 		f.renderWebhooks()
 	}
@@ -247,44 +290,22 @@ func (f *Family) PolicyDeleted(obj resource.Object) {
 		return
 	}
 	key := policyKeyOf(obj)
-	e := f.policies[key]
+	e := f.policies.Get(key)
 	if e == nil {
 		return
 	}
-	delete(f.policies, key)
-	f.sorted = nil
+	f.policies.Delete(key)
 	f.renderWebhooks()
 	f.policyDeleted(e)
-}
-
-func (f *Family) setPolicy(e *entry) {
-	f.policies[e.p.Key()] = e
-	f.sorted = nil
-}
-
-// sortedPolicies returns the policies in key order, for determinism.
-func (f *Family) sortedPolicies() []*entry {
-	if f.sorted == nil {
-		keys := make([]string, 0, len(f.policies))
-		for k := range f.policies {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		f.sorted = make([]*entry, len(keys))
-		for i, k := range keys {
-			f.sorted[i] = f.policies[k]
-		}
-	}
-	return f.sorted
 }
 
 // policyByURKey finds a policy by an UpdateRequest's spec.policy: the name
 // of a GeneratingPolicy, namespace/name of a NamespacedGeneratingPolicy.
 func (f *Family) policyByURKey(k string) *entry {
 	if ns, name, ok := strings.Cut(k, "/"); ok {
-		return f.policies[gpol.KindNamespacedGeneratingPolicy+"/"+ns+"/"+name]
+		return f.policies.Get(gpol.KindNamespacedGeneratingPolicy + "/" + ns + "/" + name)
 	}
-	return f.policies[gpol.KindGeneratingPolicy+"/"+k]
+	return f.policies.Get(gpol.KindGeneratingPolicy + "/" + k)
 }
 
 // urKey is the UpdateRequest's spec.policy for p, which is also the
@@ -302,13 +323,13 @@ func urKey(p *gpol.Policy) string {
 // every policy as added (§3.7, §3.8 "background controller restart").
 func (f *Family) Restart() {
 	f.watch = newWatchManager(f)
-	if len(f.policies) == 0 {
+	if f.policies.Len() == 0 {
 		return
 	}
 	f.emit(timeline.ActionNote, nil, nil, "", nil,
 		"Kyverno's background controller restarted: its watch cache of generated objects is gone; every GeneratingPolicy is synced as on startup "+
 			"(policies with synchronize get cache-restore UpdateRequests that re-track existing downstreams without changing them)")
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		f.enqueueSync(e, syncRestart)
 	}
 }
@@ -316,7 +337,7 @@ func (f *Family) Restart() {
 // BackgroundScan implements generate.Family: the periodic requeue of every
 // policy (requeuePolicies).
 func (f *Family) BackgroundScan() {
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		f.enqueueSync(e, syncScan)
 	}
 }
@@ -329,5 +350,3 @@ func (f *Family) emit(action string, obj *resource.Ref, p *gpol.Policy, rule str
 	}
 	f.core.Emit(e)
 }
-
-func refPtr(r resource.Ref) *resource.Ref { return &r }

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
-	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -74,7 +74,7 @@ func (h *host) Post(apiVersion, res, namespace string, obj map[string]any) (map[
 	if namespace != "" {
 		o.Metadata()["namespace"] = namespace
 	}
-	created, err := h.ev.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, o)
+	created, err := h.ev.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, o)
 	if err != nil {
 		return nil, err
 	}

@@ -80,7 +80,7 @@ func (s *policySync) Key() string { return "gpol-sync|" + s.key }
 
 // Run implements generate.Work.
 func (s *policySync) Run() {
-	if e := s.f.policies[s.key]; e != nil {
+	if e := s.f.policies.Get(s.key); e != nil {
 		s.f.syncPolicy(e, s.reason)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -124,7 +125,7 @@ func (f *Family) writeReport(trig resource.Object, result map[string]any) {
 		md["namespace"] = trig.Namespace()
 	}
 	obj := resource.Object{"apiVersion": apiVersion, "kind": kind, "metadata": md, "scope": scope, "results": results, "summary": summary}
-	kyverno := generate.UserInfo{Username: generate.ReportsUser}
+	kyverno := admission.UserInfo{Username: admission.ReportsUser}
 	if err == nil {
 		md["resourceVersion"] = live.ResourceVersion()
 		_, _ = f.core.Update(kyverno, obj)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
@@ -37,7 +38,7 @@ func (t triggerSpec) ref() resource.Ref {
 
 // triggerOf is the handler's triggerSpec: the request's object, or its old
 // object when there is none.
-func triggerOf(obj resource.Object, req generate.Request) triggerSpec {
+func triggerOf(obj resource.Object, req admission.Request) triggerSpec {
 	t := triggerSpec{gvk: obj.GVK(), namespace: obj.Namespace(), name: obj.Name(), uid: obj.UID()}
 	return t
 }
@@ -60,7 +61,7 @@ type updateRequest struct {
 	contexts []ruleContext
 	// admission is the admission request of a webhook UR; nil for URs of
 	// the policy controller.
-	admission *generate.Request
+	admission *admission.Request
 	cause     cause
 	f         *Family
 }
@@ -82,7 +83,7 @@ func (f *Family) enqueueUR(ur *updateRequest) {
 // request of a background UR.
 func (ur *updateRequest) operation() string {
 	if ur.admission == nil {
-		return generate.OpCreate
+		return admission.OpCreate
 	}
 	return ur.admission.Operation
 }
@@ -140,7 +141,7 @@ func (f *Family) fetchTrigger(ur *updateRequest, rc ruleContext) (resource.Objec
 	}
 	req := ur.admission
 	switch req.Operation {
-	case generate.OpCreate:
+	case admission.OpCreate:
 		obj, err := byUID()
 		if err != nil && req.SubResource != "" {
 			return req.Object, nil
@@ -149,9 +150,9 @@ func (f *Family) fetchTrigger(ur *updateRequest, rc ruleContext) (resource.Objec
 			return nil, fmt.Errorf("%v; the corresponding admission request may have been rejected", err)
 		}
 		return obj, nil
-	case generate.OpUpdate:
+	case admission.OpUpdate:
 		return byUID()
-	case generate.OpDelete:
+	case admission.OpDelete:
 		old := req.OldObject
 		if live, err := f.store.ViewByUID(t.ref(), t.uid); err == nil && live.UID() == old.UID() {
 			if _, deleting := live.Metadata()["deletionTimestamp"]; !deleting {

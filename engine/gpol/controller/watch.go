@@ -3,6 +3,7 @@ package controller
 import (
 	"sort"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
@@ -262,7 +263,7 @@ func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
 	if err != nil || live.UID() != c.uid {
 		return // already gone, or another object by now
 	}
-	if err := w.f.core.Delete(generate.UserInfo{Username: generate.BackgroundUser}, r); err != nil {
+	if err := w.f.core.Delete(admission.UserInfo{Username: admission.BackgroundUser}, r); err != nil {
 		return
 	}
 	w.f.emit(timeline.ActionDeleted, &r, p, singleRule(p), nil, reason)
@@ -277,7 +278,7 @@ func (f *Family) Observe(ev generate.WatchEvent) {
 	if ev.Type == generate.WatchAdded {
 		return
 	}
-	if ev.User.Username != generate.BackgroundUser {
+	if ev.User.Username != admission.BackgroundUser {
 		f.explainUnwatched(ev)
 	}
 	if !f.watch.watched(ev.Object.GVK()) {
@@ -350,7 +351,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		md := next.Metadata()
 		delete(md, "uid")
 		delete(md, "resourceVersion")
-		if _, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next); err == nil {
+		if _, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next); err == nil {
 			r := c.ref
 			w.f.emit(timeline.ActionReverted, &r, p, singleRule(p), nil,
 				"synchronize is on: Kyverno's watch saw the change and put back the copy it cached when it generated the downstream (WatchManager.handleUpdate)")
@@ -375,7 +376,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		next["apiVersion"], next["kind"] = c.ref.APIVersion, c.ref.Kind
 		next.SetLabels(d.Labels())
 		delete(next, "status")
-		updated, err := w.f.core.Update(generate.UserInfo{Username: generate.BackgroundUser}, next)
+		updated, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next)
 		if err != nil {
 			continue
 		}
@@ -391,7 +392,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 
 // handleDelete recreates a tracked object, or deletes the clones of a
 // deleted source.
-func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo) {
+func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo) {
 	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
 		for _, d := range w.bySource(obj) {
 			if c := w.cache[d.UID()]; c != nil {
@@ -403,7 +404,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 	c := w.cache[obj.UID()]
 	r := obj.Ref()
 	if c == nil {
-		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != generate.BackgroundUser && w.knownPolicyName(name) {
+		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != admission.BackgroundUser && w.knownPolicyName(name) {
 			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
 				"not recreated: Kyverno 1.19 recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
 					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
@@ -417,7 +418,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user generate.UserInfo)
 		delete(md, k)
 	}
 	delete(next, "status")
-	if _, err := w.f.core.Create(generate.UserInfo{Username: generate.BackgroundUser}, next); err != nil {
+	if _, err := w.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, next); err != nil {
 		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, "could not recreate the downstream: "+err.Error())
 		return
 	}
@@ -440,7 +441,7 @@ func (w *watchManager) policyOf(c *cached) *gpol.Policy {
 }
 
 func (w *watchManager) policyNamed(name string) *gpol.Policy {
-	for _, e := range w.f.sortedPolicies() {
+	for _, e := range w.f.policies.Sorted() {
 		if e.p.Name == name {
 			return e.p
 		}
@@ -449,7 +450,7 @@ func (w *watchManager) policyNamed(name string) *gpol.Policy {
 }
 
 func (w *watchManager) knownPolicyName(name string) bool {
-	for _, e := range w.f.sortedPolicies() {
+	for _, e := range w.f.policies.Sorted() {
 		if e.p.Name == name && e.p.Spec.Evaluation.Synchronize {
 			return true
 		}
@@ -461,7 +462,7 @@ func (w *watchManager) knownPolicyName(name string) bool {
 // clone of a policy without synchronize: nothing watches it.
 func (f *Family) explainUnwatchedSource(ev generate.WatchEvent) {
 	anyUnsynced := false
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		anyUnsynced = anyUnsynced || !e.p.Spec.Evaluation.Synchronize
 	}
 	if !anyUnsynced {

@@ -3,6 +3,7 @@ package controller
 import (
 	"slices"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
@@ -36,12 +37,12 @@ func filtered(kind, namespace string) bool {
 // Admit implements generate.Family: Kyverno's gpol and ngpol webhook
 // handlers (handler.Generate, GenerateNamespaced; §3.1). The webhook never
 // blocks and never evaluates: it queues one UpdateRequest per policy.
-func (f *Family) Admit(req generate.Request) {
+func (f *Family) Admit(req admission.Request) {
 	obj := req.Object
 	if obj == nil {
 		obj = req.OldObject
 	}
-	if obj == nil || len(f.policies) == 0 {
+	if obj == nil || f.policies.Len() == 0 {
 		return
 	}
 	gvk := obj.GVK()
@@ -61,7 +62,7 @@ func (f *Family) Admit(req generate.Request) {
 	if filtered(gvk.Kind, ns) {
 		return
 	}
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		p := e.p
 		if !p.Spec.Evaluation.AdmissionEnabled {
 			continue
@@ -80,12 +81,12 @@ func (f *Family) Admit(req generate.Request) {
 		if p.Namespaced() && ns == "" {
 			continue // GenerateNamespaced: requests without a namespace
 		}
-		if req.User.Username == generate.BackgroundUser && p.Spec.Evaluation.SkipBackgroundRequests {
+		if req.User.Username == admission.BackgroundUser && p.Spec.Evaluation.SkipBackgroundRequests {
 			continue
 		}
 		rc := ruleContext{trigger: triggerOf(obj, req)}
 		switch req.Operation {
-		case generate.OpDelete:
+		case admission.OpDelete:
 			switch {
 			case listsDelete(p):
 				// generate on trigger deletion
@@ -95,7 +96,7 @@ func (f *Family) Admit(req generate.Request) {
 				f.keptOnTriggerDelete(e, obj)
 				continue
 			}
-		case generate.OpUpdate:
+		case admission.OpUpdate:
 			rc.synchronize = p.Spec.Evaluation.Synchronize
 		}
 		r := req
@@ -108,7 +109,7 @@ func (f *Family) Admit(req generate.Request) {
 // DELETE from request-info parsing of /namespaces/<name>, on CREATE from
 // the create handler (k8s.io/apiserver endpoints/handlers/create.go sets
 // the namespace of a namespaces create to the new object's name).
-func requestNamespace(req generate.Request, obj resource.Object, namespaced bool) string {
+func requestNamespace(req admission.Request, obj resource.Object, namespaced bool) string {
 	if obj.Kind() == "Namespace" && obj.APIVersion() == "v1" && req.SubResource == "" {
 		return obj.Name()
 	}
@@ -125,7 +126,7 @@ func listsDelete(p *gpol.Policy) bool {
 		return false
 	}
 	for _, r := range p.Spec.MatchConstraints.ResourceRules {
-		if slices.Contains(r.Operations, generate.OpDelete) {
+		if slices.Contains(r.Operations, admission.OpDelete) {
 			return true
 		}
 	}
@@ -198,7 +199,7 @@ func (f *Family) equivalentVersion(p *gpol.Policy, info cluster.KindInfo, subRes
 		rules = p.Spec.MatchConstraints.ResourceRules
 	} else {
 		key := webhookGroup(p)
-		for _, e := range f.sortedPolicies() {
+		for _, e := range f.policies.Sorted() {
 			q := e.p
 			if q.Spec.Evaluation.AdmissionEnabled && q.Spec.MatchConstraints != nil && !fineGrained(q) && webhookGroup(q) == key {
 				rules = append(rules, q.Spec.MatchConstraints.ResourceRules...)

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/resource"
 )
@@ -39,7 +39,7 @@ func (f *Family) renderWebhooks() {
 	var webhooks []any
 	groups := map[string]*group{}
 	var order []string
-	for _, e := range f.sortedPolicies() {
+	for _, e := range f.policies.Sorted() {
 		p := e.p
 		if !p.Spec.Evaluation.AdmissionEnabled || p.Spec.MatchConstraints == nil {
 			continue
@@ -108,7 +108,7 @@ func (f *Family) renderWebhooks() {
 		return webhooks[i].(map[string]any)["name"].(string) < webhooks[j].(map[string]any)["name"].(string)
 	})
 	ref := resource.Ref{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: webhookConfigName}
-	user := generate.UserInfo{Username: AdmissionControllerUser}
+	user := admission.UserInfo{Username: AdmissionControllerUser}
 	live, err := f.store.View(ref)
 	if len(webhooks) == 0 {
 		if err == nil {
