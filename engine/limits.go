@@ -1,9 +1,9 @@
 package engine
 
 import (
-	"context"
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"

@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/engine/admission"
-	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/internal/budget"
+	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"

@@ -1,9 +1,9 @@
 package scaffold
 
 import (
-	"regexp"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
