@@ -16,11 +16,11 @@ import (
 
 // The main-thread runner (wasm/doc.go): where no Worker can start (an
 // embed on another origin), runAsync(text, options) runs in a goroutine
-// and answers a Promise; between bits of work the run sleeps a
-// millisecond every yieldEvery, which hands the page's event loop a turn
-// (a sleeping Go program returns to JavaScript), so the page stays
-// responsive, and stop() cancels the run, which ends at the engine's next
-// look at its context with a result that says so.
+// and answers a Promise; every yieldEvery, between bits of work, the run
+// sleeps a millisecond, which hands the page's event loop a turn (a Go
+// program whose goroutines all wait returns to JavaScript), so the page
+// stays responsive, and stop() cancels the run, which ends at the
+// engine's next look at its context with a result that says so.
 
 // yieldEvery is how long a run keeps the page's thread between turns.
 const yieldEvery = 40 * time.Millisecond
@@ -30,8 +30,31 @@ var errStopped = errors.New("the page stopped the run")
 
 var inFlight struct {
 	sync.Mutex
-	cancel context.CancelCauseFunc
+	stop *stopper
 }
+
+// stopper is the context of a run on the page's thread: done once the
+// page stops it. (context.WithCancel would link the standard cancellation
+// machinery, several kilobytes of the core build.)
+type stopper struct {
+	done chan struct{}
+	once sync.Once
+}
+
+func (s *stopper) Deadline() (time.Time, bool) { return time.Time{}, false }
+func (s *stopper) Done() <-chan struct{}       { return s.done }
+func (s *stopper) Value(any) any               { return nil }
+func (s *stopper) Err() error {
+	select {
+	case <-s.done:
+		return errStopped
+	default:
+		return nil
+	}
+}
+func (s *stopper) cancel() { s.once.Do(func() { close(s.done) }) }
+
+var _ context.Context = (*stopper)(nil)
 
 func asyncRun() (runAsync, stop safejs.Func, err error) {
 	promise, err := safejs.Global().Get("Promise")
@@ -56,15 +79,14 @@ func asyncRun() (runAsync, stop safejs.Func, err error) {
 						out = bridge.Failure(argErr)
 						return
 					}
-					ctx, cancel := context.WithCancelCause(context.Background())
+					ctx := &stopper{done: make(chan struct{})}
 					inFlight.Lock()
-					inFlight.cancel = cancel
+					inFlight.stop = ctx
 					inFlight.Unlock()
 					defer func() {
 						inFlight.Lock()
-						inFlight.cancel = nil
+						inFlight.stop = nil
 						inFlight.Unlock()
-						cancel(nil)
 					}()
 					last := time.Now()
 					out = bridge.RunYielding(ctx, text, options, func() {
@@ -93,10 +115,10 @@ func asyncRun() (runAsync, stop safejs.Func, err error) {
 	stop, err = safejs.FuncOf(func(safejs.Value, []safejs.Value) any {
 		inFlight.Lock()
 		defer inFlight.Unlock()
-		if inFlight.cancel == nil {
+		if inFlight.stop == nil {
 			return false
 		}
-		inFlight.cancel(errStopped)
+		inFlight.stop.cancel()
 		return true
 	})
 	if err != nil {
