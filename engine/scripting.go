@@ -50,14 +50,6 @@ func (x scriptSession) IsPolicy(obj resource.Object) bool { return x.r.s.IsPolic
 
 func (x scriptSession) Remove(ref resource.Ref) error { return x.r.s.Remove(ref) }
 
-func (x scriptSession) CreateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
-	return x.r.s.core.Create(user, obj)
-}
-
-func (x scriptSession) UpdateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
-	return x.r.s.core.Update(user, obj)
-}
-
 func (x scriptSession) DeleteAs(user admission.UserInfo, ref resource.Ref) error {
 	return x.r.s.core.Delete(user, ref)
 }

@@ -37,9 +37,10 @@ type Options struct {
 	// MaxForEachElements bounds the elements of one foreach list.
 	MaxForEachElements int
 	// Authorize, when set, is the API server's authorization of a write:
-	// verb (create, update, delete) of obj as user, nil when granted, else
-	// the error the write fails with (the session checks Kyverno's
-	// background controller against its permissions, package rbac).
+	// verb (create, update, patch, delete) of obj as user, nil when
+	// granted, else the error the write fails with (the session checks
+	// Kyverno's background controller against its permissions, package
+	// rbac).
 	Authorize func(user admission.UserInfo, verb string, obj resource.Object) error
 	// Budget is the run's work budget (package budget); nil: unbounded.
 	// Processing a request, every foreach element and every expression
@@ -107,6 +108,11 @@ func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, 
 	}
 }
 
+// FieldManager is the field manager of Kyverno's server-side applies,
+// in both families (K:pkg/clients/dclient/client.go ApplyResource:
+// "kyverno-" + "generate", Force: true).
+const FieldManager = "kyverno-generate"
+
 // PolicyAdmitter is implemented by a Recorder that admits policy objects
 // (the session): a write of an object a family owns that does not come
 // through the session's own policy path (a generate rule whose downstream
@@ -129,6 +135,14 @@ func (c *Controller) policyWrite(user admission.UserInfo, old, obj resource.Obje
 	return out, true, err
 }
 
+// authorize asks Options.Authorize, when set.
+func (c *Controller) authorize(user admission.UserInfo, verb string, obj resource.Object) error {
+	if c.opts.Authorize == nil {
+		return nil
+	}
+	return c.opts.Authorize(user, verb, obj)
+}
+
 // Create creates obj as user and admits the request; a policy object goes
 // through the Recorder's policy admission (PolicyAdmitter) first.
 func (c *Controller) Create(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
@@ -148,9 +162,7 @@ func (c *Controller) CreateAdmitted(user admission.UserInfo, obj resource.Object
 	if err != nil {
 		return nil, err
 	}
-	c.rec.Changed(nil, created)
-	c.Admit(admission.Request{Operation: admission.OpCreate, Object: created, User: user})
-	c.observe(WatchEvent{Type: WatchAdded, Object: created, User: user})
+	c.created(user, created)
 	return created, nil
 }
 
@@ -182,22 +194,51 @@ func (c *Controller) UpdateAdmitted(user admission.UserInfo, obj resource.Object
 	if err != nil {
 		return nil, err
 	}
-	if updated.ResourceVersion() != old.ResourceVersion() {
-		c.rec.Changed(old, updated)
-	}
-	c.Admit(admission.Request{Operation: admission.OpUpdate, Object: updated, OldObject: old, User: user})
-	if updated.ResourceVersion() != old.ResourceVersion() {
-		c.observe(WatchEvent{Type: WatchModified, Object: updated, Old: old, User: user})
-	}
+	c.updated(user, old, updated)
 	return updated, nil
 }
 
-// authorize asks Options.Authorize, when set.
-func (c *Controller) authorize(user admission.UserInfo, verb string, obj resource.Object) error {
-	if c.opts.Authorize == nil {
-		return nil
+// Apply writes obj as user with a forced server-side apply by FieldManager
+// (cluster.Store.Apply) and admits the request: a CREATE when it created
+// the object, else an UPDATE, as for Create and Update.
+func (c *Controller) Apply(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	old, err := c.store.View(obj.Ref()) // only read
+	if err != nil && !errors.Is(err, cluster.ErrNotFound) {
+		return nil, err
 	}
-	return c.opts.Authorize(user, verb, obj)
+	if err := c.authorize(user, "patch", obj); err != nil {
+		return nil, err
+	}
+	out, _, err := c.store.Apply(obj, FieldManager, false)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil {
+		c.created(user, out)
+	} else {
+		c.updated(user, old, out)
+	}
+	return out, nil
+}
+
+// created records and admits the creation of obj.
+func (c *Controller) created(user admission.UserInfo, obj resource.Object) {
+	c.rec.Changed(nil, obj)
+	c.Admit(admission.Request{Operation: admission.OpCreate, Object: obj, User: user})
+	c.observe(WatchEvent{Type: WatchAdded, Object: obj, User: user})
+}
+
+// updated records and admits an update of old to obj, which may have
+// changed nothing.
+func (c *Controller) updated(user admission.UserInfo, old, obj resource.Object) {
+	changed := obj.ResourceVersion() != old.ResourceVersion()
+	if changed {
+		c.rec.Changed(old, obj)
+	}
+	c.Admit(admission.Request{Operation: admission.OpUpdate, Object: obj, OldObject: old, User: user})
+	if changed {
+		c.observe(WatchEvent{Type: WatchModified, Object: obj, Old: old, User: user})
+	}
 }
 
 // Delete deletes the object as user, with the API server's cascades

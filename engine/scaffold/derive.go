@@ -213,158 +213,25 @@ func sortedKeys(m map[string]string) []string {
 // match.all's filters).
 func deriveFilter(filters []policy.Filter, kinds []cluster.KindInfo, policyNS string) (*trigger, error) {
 	t := &trigger{labels: map[string]string{}, annotations: map[string]string{}, nsLabels: map[string]string{}}
-	var (
-		kindPatterns [][]string
-		names        []string
-		namespaces   [][]string
-		operations   [][]string
-	)
-	for _, f := range filters {
-		rd := f.Resources
-		if len(f.Subjects) > 0 || len(f.Roles) > 0 || len(f.ClusterRoles) > 0 {
-			if len(rd.Kinds) == 0 {
-				return nil, errors.New("the filter matches only by who sends the request (subjects, roles, clusterRoles): a trigger cannot be derived from it; genplay's scenario requests come from kubernetes-admin (group system:masters, ClusterRole cluster-admin)")
-			}
-			t.why = append(t.why, "the filter also matches by subjects, roles or clusterRoles: the trigger is created as kubernetes-admin")
-		}
-		if len(rd.Kinds) > 0 {
-			kindPatterns = append(kindPatterns, rd.Kinds)
-		}
-		if rd.Name != "" {
-			names = append(names, rd.Name)
-		}
-		if len(rd.Names) > 0 {
-			names = append(names, rd.Names[0])
-		}
-		if len(rd.Namespaces) > 0 {
-			namespaces = append(namespaces, rd.Namespaces)
-		}
-		if len(rd.Operations) > 0 {
-			operations = append(operations, rd.Operations)
-		}
-		l, err := satisfy(rd.Selector, "selector")
-		if err != nil {
-			return nil, err
-		}
-		if err := mergeLabels(t.labels, l, "selector"); err != nil {
-			return nil, err
-		}
-		l, err = satisfy(rd.NamespaceSelector, "namespaceSelector")
-		if err != nil {
-			return nil, err
-		}
-		if err := mergeLabels(t.nsLabels, l, "namespaceSelector"); err != nil {
-			return nil, err
-		}
-		for _, k := range sortedKeys(rd.Annotations) {
-			t.annotations[concrete(k)] = concrete(rd.Annotations[k])
-		}
+	terms, err := t.collect(filters)
+	if err != nil {
+		return nil, err
 	}
-	if len(kindPatterns) == 0 {
-		return nil, errors.New("the filter names no kinds")
+	if err := t.resolveKind(terms.kinds, kinds); err != nil {
+		return nil, err
 	}
-	found := false
-	for _, p := range kindPatterns[0] {
-		k, ok := resolveKind(p, kinds)
-		if !ok {
-			continue
-		}
-		if !slices.ContainsFunc(kindPatterns[1:], func(ps []string) bool {
-			return !slices.ContainsFunc(ps, func(q string) bool { return match.Kind(q, k.GVK(), "") })
-		}) {
-			t.kind, found = k, true
-			t.why = append(t.why, fmt.Sprintf("kind %s (from kinds %v)", k.Kind, kindPatterns[0]))
-			break
-		}
+	if err := t.setOperations(terms.operations); err != nil {
+		return nil, err
 	}
-	if !found {
-		return nil, fmt.Errorf("none of the kinds %v is a kind genplay knows (a subresource, or a custom resource: apply its CustomResourceDefinition and a trigger of your own)", kindPatterns[0])
-	}
-	for _, ops := range operations {
-		switch {
-		case slices.Contains(ops, "CREATE"):
-		case slices.Contains(ops, "UPDATE"):
-			t.update = true
-		default:
-			return nil, fmt.Errorf("the filter selects only %v requests: the wrap creates (and updates) triggers", ops)
-		}
-	}
-	if t.update {
-		t.why = append(t.why, "operations [UPDATE]: the trigger is created, then updated")
-	}
-	pick := func(candidates []string, all [][]string, extra []string) (string, bool) {
-		for _, c := range candidates {
-			ok := !slices.ContainsFunc(all, func(ps []string) bool { return !anyMatch(ps, c) })
-			for _, e := range extra {
-				ok = ok && match.Wildcard(e, c)
-			}
-			if ok {
-				return c, true
-			}
-		}
-		return "", false
-	}
-	var nameCandidates []string
-	for _, n := range names {
-		nameCandidates = append(nameCandidates, concrete(n))
-	}
-	if t.kind.Kind == "Namespace" {
-		// Kyverno compares a Namespace's own name with namespaces.
-		for _, ns := range namespaces {
-			for _, n := range ns {
-				nameCandidates = append(nameCandidates, concrete(n))
-			}
-		}
-		nameCandidates = append(nameCandidates, DefaultName)
-		name, ok := pick(nameCandidates, namespaces, names)
-		if !ok {
-			return nil, fmt.Errorf("no name satisfies names %v and namespaces %v together", names, namespaces)
-		}
-		t.name = name
-		if len(t.nsLabels) > 0 {
-			return nil, errors.New("a namespaceSelector never matches a Namespace (Kyverno reads the labels of the resource's namespace, and a Namespace has none)")
-		}
-	} else {
-		nameCandidates = append(nameCandidates, DefaultName)
-		name, ok := pick(nameCandidates, nil, names)
-		if !ok {
-			return nil, fmt.Errorf("no name satisfies names %v together", names)
-		}
-		t.name = name
-		if t.kind.Namespaced {
-			var nsCandidates []string
-			if policyNS != "" {
-				nsCandidates = []string{policyNS}
-			}
-			for _, ns := range namespaces {
-				for _, n := range ns {
-					nsCandidates = append(nsCandidates, concrete(n))
-				}
-			}
-			if len(t.nsLabels) > 0 {
-				nsCandidates = append(nsCandidates, DefaultName)
-			} else {
-				nsCandidates = append(nsCandidates, "default")
-			}
-			ns, ok := pick(nsCandidates, namespaces, nil)
-			if !ok || policyNS != "" && ns != policyNS {
-				return nil, fmt.Errorf("no namespace satisfies namespaces %v (a namespaced Policy in %s only sees its own namespace)", namespaces, policyNS)
-			}
-			if len(t.nsLabels) > 0 && ns == "default" {
-				// The default namespace would need relabelling: a namespace of the scenario's own.
-				ns = DefaultName
-			}
-			t.namespace = ns
-		} else if len(t.nsLabels) > 0 {
-			return nil, fmt.Errorf("a namespaceSelector never matches the cluster-scoped kind %s", t.kind.Kind)
-		}
+	if err := t.place(terms, policyNS); err != nil {
+		return nil, err
 	}
 	namedNamespace(t)
-	if len(names) > 0 {
-		t.why = append(t.why, fmt.Sprintf("name %s (from %q)", t.name, names[0]))
+	if len(terms.names) > 0 {
+		t.why = append(t.why, fmt.Sprintf("name %s (from %q)", t.name, terms.names[0]))
 	}
-	if t.namespace != "" && len(namespaces) > 0 {
-		t.why = append(t.why, fmt.Sprintf("namespace %s (from namespaces %v)", t.namespace, namespaces[0]))
+	if t.namespace != "" && len(terms.namespaces) > 0 {
+		t.why = append(t.why, fmt.Sprintf("namespace %s (from namespaces %v)", t.namespace, terms.namespaces[0]))
 	}
 	if len(t.labels) > 0 {
 		t.why = append(t.why, "labels that satisfy the selector")
@@ -373,6 +240,190 @@ func deriveFilter(filters []policy.Filter, kinds []cluster.KindInfo, policyNS st
 		t.why = append(t.why, fmt.Sprintf("its namespace %s labelled to satisfy the namespaceSelector", t.namespace))
 	}
 	return t, nil
+}
+
+// filterTerms are what a trigger must satisfy of each filter: every filter's
+// kinds, namespaces and operations, and the names they give.
+type filterTerms struct {
+	kinds, namespaces, operations [][]string
+	names                         []string
+}
+
+// collect reads the filters' terms, and puts the labels and annotations
+// their selectors require on t.
+func (t *trigger) collect(filters []policy.Filter) (filterTerms, error) {
+	var terms filterTerms
+	for _, f := range filters {
+		rd := f.Resources
+		if len(f.Subjects) > 0 || len(f.Roles) > 0 || len(f.ClusterRoles) > 0 {
+			if len(rd.Kinds) == 0 {
+				return terms, errors.New("the filter matches only by who sends the request (subjects, roles, clusterRoles): a trigger cannot be derived from it; genplay's scenario requests come from kubernetes-admin (group system:masters, ClusterRole cluster-admin)")
+			}
+			t.why = append(t.why, "the filter also matches by subjects, roles or clusterRoles: the trigger is created as kubernetes-admin")
+		}
+		if len(rd.Kinds) > 0 {
+			terms.kinds = append(terms.kinds, rd.Kinds)
+		}
+		if rd.Name != "" {
+			terms.names = append(terms.names, rd.Name)
+		}
+		if len(rd.Names) > 0 {
+			terms.names = append(terms.names, rd.Names[0])
+		}
+		if len(rd.Namespaces) > 0 {
+			terms.namespaces = append(terms.namespaces, rd.Namespaces)
+		}
+		if len(rd.Operations) > 0 {
+			terms.operations = append(terms.operations, rd.Operations)
+		}
+		if err := t.satisfySelectors(rd); err != nil {
+			return terms, err
+		}
+		for _, k := range sortedKeys(rd.Annotations) {
+			t.annotations[concrete(k)] = concrete(rd.Annotations[k])
+		}
+	}
+	if len(terms.kinds) == 0 {
+		return terms, errors.New("the filter names no kinds")
+	}
+	return terms, nil
+}
+
+// satisfySelectors puts on t the labels a filter's selector and
+// namespaceSelector require.
+func (t *trigger) satisfySelectors(rd policy.ResourceDescription) error {
+	l, err := satisfy(rd.Selector, "selector")
+	if err != nil {
+		return err
+	}
+	if err := mergeLabels(t.labels, l, "selector"); err != nil {
+		return err
+	}
+	l, err = satisfy(rd.NamespaceSelector, "namespaceSelector")
+	if err != nil {
+		return err
+	}
+	return mergeLabels(t.nsLabels, l, "namespaceSelector")
+}
+
+// resolveKind picks the first kind of the first filter that every filter's
+// kinds match.
+func (t *trigger) resolveKind(patterns [][]string, kinds []cluster.KindInfo) error {
+	for _, p := range patterns[0] {
+		k, ok := resolveKind(p, kinds)
+		if !ok {
+			continue
+		}
+		if !slices.ContainsFunc(patterns[1:], func(ps []string) bool {
+			return !slices.ContainsFunc(ps, func(q string) bool { return match.Kind(q, k.GVK(), "") })
+		}) {
+			t.kind = k
+			t.why = append(t.why, fmt.Sprintf("kind %s (from kinds %v)", k.Kind, patterns[0]))
+			return nil
+		}
+	}
+	return fmt.Errorf("none of the kinds %v is a kind genplay knows (a subresource, or a custom resource: apply its CustomResourceDefinition and a trigger of your own)", patterns[0])
+}
+
+// setOperations reads the filters' operations: the trigger is created, and
+// updated when a filter selects UPDATE without CREATE.
+func (t *trigger) setOperations(operations [][]string) error {
+	for _, ops := range operations {
+		switch {
+		case slices.Contains(ops, "CREATE"):
+		case slices.Contains(ops, "UPDATE"):
+			t.update = true
+		default:
+			return fmt.Errorf("the filter selects only %v requests: the wrap creates (and updates) triggers", ops)
+		}
+	}
+	if t.update {
+		t.why = append(t.why, "operations [UPDATE]: the trigger is created, then updated")
+	}
+	return nil
+}
+
+// pick is the first candidate every pattern list of all matches (a list
+// matches when one of its patterns does) and every one of extra matches.
+func pick(candidates []string, all [][]string, extra []string) (string, bool) {
+	for _, c := range candidates {
+		ok := !slices.ContainsFunc(all, func(ps []string) bool { return !anyMatch(ps, c) })
+		for _, e := range extra {
+			ok = ok && match.Wildcard(e, c)
+		}
+		if ok {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// concreteAll is each pattern of lists made concrete, in order.
+func concreteAll(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, n := range l {
+			out = append(out, concrete(n))
+		}
+	}
+	return out
+}
+
+// place names the trigger and, for a namespaced kind, picks its namespace.
+func (t *trigger) place(terms filterTerms, policyNS string) error {
+	nameCandidates := concreteAll(terms.names)
+	if t.kind.Kind == "Namespace" {
+		// Kyverno compares a Namespace's own name with namespaces.
+		nameCandidates = append(nameCandidates, concreteAll(terms.namespaces...)...)
+		nameCandidates = append(nameCandidates, DefaultName)
+		name, ok := pick(nameCandidates, terms.namespaces, terms.names)
+		if !ok {
+			return fmt.Errorf("no name satisfies names %v and namespaces %v together", terms.names, terms.namespaces)
+		}
+		t.name = name
+		if len(t.nsLabels) > 0 {
+			return errors.New("a namespaceSelector never matches a Namespace (Kyverno reads the labels of the resource's namespace, and a Namespace has none)")
+		}
+		return nil
+	}
+	name, ok := pick(append(nameCandidates, DefaultName), nil, terms.names)
+	if !ok {
+		return fmt.Errorf("no name satisfies names %v together", terms.names)
+	}
+	t.name = name
+	switch {
+	case t.kind.Namespaced:
+		return t.placeNamespace(terms.namespaces, policyNS)
+	case len(t.nsLabels) > 0:
+		return fmt.Errorf("a namespaceSelector never matches the cluster-scoped kind %s", t.kind.Kind)
+	}
+	return nil
+}
+
+// placeNamespace picks the namespace of a namespaced trigger: the Policy's
+// own, else one namespaces allows, else default (or, when a
+// namespaceSelector needs labels, a namespace of the scenario's own).
+func (t *trigger) placeNamespace(namespaces [][]string, policyNS string) error {
+	var nsCandidates []string
+	if policyNS != "" {
+		nsCandidates = []string{policyNS}
+	}
+	nsCandidates = append(nsCandidates, concreteAll(namespaces...)...)
+	if len(t.nsLabels) > 0 {
+		nsCandidates = append(nsCandidates, DefaultName)
+	} else {
+		nsCandidates = append(nsCandidates, "default")
+	}
+	ns, ok := pick(nsCandidates, namespaces, nil)
+	if !ok || policyNS != "" && ns != policyNS {
+		return fmt.Errorf("no namespace satisfies namespaces %v (a namespaced Policy in %s only sees its own namespace)", namespaces, policyNS)
+	}
+	if len(t.nsLabels) > 0 && ns == "default" {
+		// The default namespace would need relabelling: a namespace of the scenario's own.
+		ns = DefaultName
+	}
+	t.namespace = ns
+	return nil
 }
 
 // namedNamespace names the trigger's namespace after the label

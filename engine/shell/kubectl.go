@@ -214,14 +214,11 @@ func (r *runner) boundRoles(u *admission.UserInfo) (roles, clusterRoles []string
 func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Document, user *admission.UserInfo) (out resource.Object, existed bool, warnings []string, err error) {
 	before, getErr := r.s.Store().Get(obj.Ref())
 	existed = getErr == nil
-	switch {
-	case user == nil:
+	if user == nil {
 		out, warnings, err = r.s.Put(mode, obj, doc)
-	case r.s.IsPolicy(obj):
+	} else {
 		r.impersonationNote(obj.Ref(), *user)
 		out, warnings, err = r.s.PutAs(*user, mode, obj, doc)
-	default:
-		out, err = r.putAs(mode, obj, before, *user)
 	}
 	ref := obj.Ref()
 	cur := r.s.Current()
@@ -247,36 +244,6 @@ func (r *runner) impersonationNote(ref resource.Ref, user admission.UserInfo) {
 		reason += "; it is Kyverno's background controller, whose requests generate policies skip unless they set skipBackgroundRequests: false"
 	}
 	r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionNote, Object: &ref, Reason: reason})
-}
-
-// putAs writes an object other than a policy as an impersonated user.
-func (r *runner) putAs(mode string, obj, live resource.Object, user admission.UserInfo) (resource.Object, error) {
-	r.impersonationNote(obj.Ref(), user)
-	var out resource.Object
-	var err error
-	switch {
-	case live == nil:
-		out, err = r.s.CreateAs(user, obj.DeepCopy())
-	case mode == scenario.OpCreate:
-		_, err = r.s.Store().Create(obj.DeepCopy())
-	default:
-		next := obj.DeepCopy()
-		if mode == scenario.OpApply {
-			next = live.DeepCopy()
-			resource.MergePatch(map[string]any(next), map[string]any(obj))
-		}
-		next.Metadata()["resourceVersion"] = live.ResourceVersion()
-		out, err = r.s.UpdateAs(user, next)
-	}
-	if err != nil {
-		return nil, err
-	}
-	verb := timeline.ActionCreated
-	if live != nil {
-		verb = timeline.ActionUpdated
-	}
-	r.userEvent(verb, out.Ref(), "by "+user.Username+" (kubectl --as, "+mode+")")
-	return out, nil
 }
 
 func orNone(s []string) string {

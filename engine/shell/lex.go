@@ -438,48 +438,8 @@ func (l *lexer) word() error {
 			b.quoted = true
 			l.i += end + 2
 		case c == '"':
-			b.quoted = true
-			l.i++
-			closed := false
-			for l.i < len(l.src) {
-				d := l.src[l.i]
-				if d == '"' {
-					closed = true
-					l.i++
-					break
-				}
-				if d == '\\' && l.i+1 < len(l.src) && strings.IndexByte("\"\\$`\n", l.src[l.i+1]) >= 0 {
-					if l.src[l.i+1] != '\n' {
-						b.WriteByte(l.src[l.i+1])
-					}
-					l.i += 2
-					continue
-				}
-				if d == '`' {
-					return unsupported("uses command substitution (`...`)")
-				}
-				if d == '$' {
-					v, part, n, err := l.variable(l.src[l.i:])
-					if err != nil {
-						return err
-					}
-					if part != nil {
-						part.Quoted = true
-						b.part(*part)
-					} else {
-						b.WriteString(v)
-					}
-					l.i += n
-					continue
-				}
-				if d == '\n' {
-					l.line++
-				}
-				b.WriteByte(d)
-				l.i++
-			}
-			if !closed {
-				return fmt.Errorf("line %d: unterminated double quote", l.line)
+			if err := l.doubleQuoted(&b); err != nil {
+				return err
 			}
 		case c == '\\':
 			if l.i+1 < len(l.src) {
@@ -495,16 +455,9 @@ func (l *lexer) word() error {
 		case c == '`':
 			return unsupported("uses command substitution (`...`)")
 		case c == '$':
-			v, part, n, err := l.variable(l.src[l.i:])
-			if err != nil {
+			if err := l.expansion(&b, false); err != nil {
 				return err
 			}
-			if part != nil {
-				b.part(*part)
-			} else {
-				b.WriteString(v)
-			}
-			l.i += n
 		default:
 			b.WriteByte(c)
 			l.i++
@@ -514,5 +467,56 @@ func (l *lexer) word() error {
 		}
 	}
 	emit()
+	return nil
+}
+
+// doubleQuoted lexes a "..." into b: \ escapes ", \, $, ` and a newline,
+// and $ expands, quoted (not split into fields).
+func (l *lexer) doubleQuoted(b *wordBuilder) error {
+	b.quoted = true
+	l.i++
+	for l.i < len(l.src) {
+		d := l.src[l.i]
+		switch {
+		case d == '"':
+			l.i++
+			return nil
+		case d == '\\' && l.i+1 < len(l.src) && strings.IndexByte("\"\\$`\n", l.src[l.i+1]) >= 0:
+			if l.src[l.i+1] != '\n' {
+				b.WriteByte(l.src[l.i+1])
+			}
+			l.i += 2
+		case d == '`':
+			return unsupported("uses command substitution (`...`)")
+		case d == '$':
+			if err := l.expansion(b, true); err != nil {
+				return err
+			}
+		default:
+			if d == '\n' {
+				l.line++
+			}
+			b.WriteByte(d)
+			l.i++
+		}
+	}
+	return fmt.Errorf("line %d: unterminated double quote", l.line)
+}
+
+// expansion lexes the $... at l.i into b: chainsaw's variables now, the
+// script's own and command substitutions as parts known when it runs
+// (quoted: not split into fields).
+func (l *lexer) expansion(b *wordBuilder, quoted bool) error {
+	v, part, n, err := l.variable(l.src[l.i:])
+	if err != nil {
+		return err
+	}
+	if part != nil {
+		part.Quoted = quoted
+		b.part(*part)
+	} else {
+		b.WriteString(v)
+	}
+	l.i += n
 	return nil
 }

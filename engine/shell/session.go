@@ -32,17 +32,14 @@ type Session interface {
 	// a policy goes through Kyverno's policy validation first (doc, when
 	// set, positions its diagnostics); the returned strings are warnings.
 	Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
-	// PutAs writes a policy of any family as another user (kubectl --as),
-	// through the same admission as Put; IsPolicy says which objects are
-	// policies.
+	// PutAs is Put as another user (kubectl --as): the same write, and the
+	// admission webhook sees that user.
 	PutAs(user admission.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
+	// IsPolicy says which objects are policies (of any family).
 	IsPolicy(obj resource.Object) bool
-	// Remove deletes an object as the admin user.
+	// Remove deletes an object as the admin user; DeleteAs deletes an
+	// object other than a policy as another user (kubectl --as).
 	Remove(ref resource.Ref) error
-	// CreateAs, UpdateAs and DeleteAs write an object other than a policy
-	// as another user (kubectl --as): the admission webhook sees that user.
-	CreateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error)
-	UpdateAs(user admission.UserInfo, obj resource.Object) (resource.Object, error)
 	DeleteAs(user admission.UserInfo, ref resource.Ref) error
 	// Admit sends Kyverno's webhook a request that stores nothing (the
 	// CONNECT of kubectl exec).

@@ -157,127 +157,173 @@ func (s *Scalar) tokens() []token {
 	if !ok {
 		return nil
 	}
-	line, col := s.line, s.col
-	src := s.src[off:]
-	var out []token
-	next := func() (rune, bool) {
-		if len(src) == 0 {
-			return 0, false
-		}
-		r, size := utf8.DecodeRune(src)
-		src = src[size:]
-		if r == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-		return r, true
-	}
-	// Node properties (a tag, an anchor) come before the content; no
-	// scalar's content starts with ! or &.
-	for len(src) > 0 && (src[0] == '!' || src[0] == '&') {
-		for len(src) > 0 && src[0] != ' ' && src[0] != '\t' && src[0] != '\n' && src[0] != '\r' {
-			next()
-		}
-		for len(src) > 0 && (src[0] == ' ' || src[0] == '\t' || src[0] == '\n' || src[0] == '\r') {
-			next()
-		}
-	}
+	c := &cursor{src: s.src[off:], line: s.line, col: s.col}
+	c.skipProperties()
 	switch s.style {
 	case yaml.LiteralStyle, yaml.FoldedStyle:
-		indent := s.blockIndent(src)
-		for { // the header line
-			r, ok := next()
-			if !ok || r == '\n' {
-				break
-			}
-		}
-		for len(src) > 0 {
-			spaces := 0
-			for spaces < len(src) && src[spaces] == ' ' {
-				spaces++
-			}
-			blank := spaces == len(src) || src[spaces] == '\n' || src[spaces] == '\r'
-			if !blank && spaces < indent {
-				break // a less indented line ends the block
-			}
-			for range min(spaces, indent) {
-				next()
-			}
-			for len(src) > 0 {
-				l, c := line, col
-				r, _ := next()
-				out = append(out, token{r: r, line: l, col: c})
-				if r == '\n' {
-					break
-				}
-			}
-		}
+		return c.block(s.blockIndent(c.src))
 	case yaml.DoubleQuotedStyle:
-		next() // the opening quote
-		for {
-			l, c := line, col
-			r, ok := next()
-			if !ok || r == '"' {
-				break
-			}
-			if r != '\\' {
-				out = append(out, token{r: r, line: l, col: c})
-				continue
-			}
-			e, ok := next()
-			if !ok {
-				break
-			}
-			switch e {
-			case '\n': // an escaped line break: nothing
-				continue
-			case 'x', 'u', 'U':
-				width := map[rune]int{'x': 2, 'u': 4, 'U': 8}[e]
-				hex := make([]rune, 0, width)
-				for range width {
-					h, ok := next()
-					if !ok {
-						break
-					}
-					hex = append(hex, h)
-				}
-				if v, err := strconv.ParseUint(string(hex), 16, 32); err == nil {
-					out = append(out, token{r: rune(v), line: l, col: c, escaped: true})
-				}
-			default:
-				out = append(out, token{r: unescape(e), line: l, col: c, escaped: true})
-			}
-		}
+		return c.doubleQuoted()
 	case yaml.SingleQuotedStyle:
-		next() // the opening quote
-		for {
-			l, c := line, col
-			r, ok := next()
-			if !ok {
-				break
-			}
-			if r == '\'' {
-				if len(src) > 0 && src[0] == '\'' {
-					next()
-					out = append(out, token{r: '\'', line: l, col: c, escaped: true})
-					continue
-				}
-				break
-			}
-			out = append(out, token{r: r, line: l, col: c})
+		return c.singleQuoted()
+	}
+	return c.plain()
+}
+
+// cursor reads a scalar's source a character at a time, keeping its
+// position.
+type cursor struct {
+	src       []byte
+	line, col int
+	out       []token
+}
+
+// next reads one character; ok is false at the end.
+func (c *cursor) next() (rune, bool) {
+	if len(c.src) == 0 {
+		return 0, false
+	}
+	r, size := utf8.DecodeRune(c.src)
+	c.src = c.src[size:]
+	if r == '\n' {
+		c.line, c.col = c.line+1, 1
+	} else {
+		c.col++
+	}
+	return r, true
+}
+
+// emit records a character read at line, col.
+func (c *cursor) emit(r rune, line, col int, escaped bool) {
+	c.out = append(c.out, token{r: r, line: line, col: col, escaped: escaped})
+}
+
+// skipProperties skips node properties (a tag, an anchor), which come
+// before the content; no scalar's content starts with ! or &.
+func (c *cursor) skipProperties() {
+	space := func(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+	for len(c.src) > 0 && (c.src[0] == '!' || c.src[0] == '&') {
+		for len(c.src) > 0 && !space(c.src[0]) {
+			c.next()
 		}
-	default: // plain
-		for {
-			l, c := line, col
-			r, ok := next()
-			if !ok {
-				break
-			}
-			out = append(out, token{r: r, line: l, col: c})
+		for len(c.src) > 0 && space(c.src[0]) {
+			c.next()
 		}
 	}
-	return out
+}
+
+// block reads a literal or folded block scalar: its header line is left
+// out, and so is each line's indentation up to indent; a less indented
+// line that is not blank ends it.
+func (c *cursor) block(indent int) []token {
+	for { // the header line
+		r, ok := c.next()
+		if !ok || r == '\n' {
+			break
+		}
+	}
+	for len(c.src) > 0 {
+		spaces := 0
+		for spaces < len(c.src) && c.src[spaces] == ' ' {
+			spaces++
+		}
+		blank := spaces == len(c.src) || c.src[spaces] == '\n' || c.src[spaces] == '\r'
+		if !blank && spaces < indent {
+			break // a less indented line ends the block
+		}
+		for range min(spaces, indent) {
+			c.next()
+		}
+		for len(c.src) > 0 {
+			l, col := c.line, c.col
+			r, _ := c.next()
+			c.emit(r, l, col, false)
+			if r == '\n' {
+				break
+			}
+		}
+	}
+	return c.out
+}
+
+// doubleQuoted reads a "..." scalar, decoding its escapes.
+func (c *cursor) doubleQuoted() []token {
+	c.next() // the opening quote
+	for {
+		l, col := c.line, c.col
+		r, ok := c.next()
+		if !ok || r == '"' {
+			return c.out
+		}
+		if r != '\\' {
+			c.emit(r, l, col, false)
+			continue
+		}
+		if !c.escape(l, col) {
+			return c.out
+		}
+	}
+}
+
+// escape decodes the escape sequence after a backslash read at line, col;
+// it is false at the end of the source.
+func (c *cursor) escape(line, col int) bool {
+	e, ok := c.next()
+	if !ok {
+		return false
+	}
+	switch e {
+	case '\n': // an escaped line break: nothing
+	case 'x', 'u', 'U':
+		width := map[rune]int{'x': 2, 'u': 4, 'U': 8}[e]
+		hex := make([]rune, 0, width)
+		for range width {
+			h, ok := c.next()
+			if !ok {
+				break
+			}
+			hex = append(hex, h)
+		}
+		if v, err := strconv.ParseUint(string(hex), 16, 32); err == nil {
+			c.emit(rune(v), line, col, true)
+		}
+	default:
+		c.emit(unescape(e), line, col, true)
+	}
+	return true
+}
+
+// singleQuoted reads a '...' scalar, where ” is a quote.
+func (c *cursor) singleQuoted() []token {
+	c.next() // the opening quote
+	for {
+		l, col := c.line, c.col
+		r, ok := c.next()
+		if !ok {
+			return c.out
+		}
+		if r == '\'' {
+			if len(c.src) == 0 || c.src[0] != '\'' {
+				return c.out
+			}
+			c.next()
+			c.emit('\'', l, col, true)
+			continue
+		}
+		c.emit(r, l, col, false)
+	}
+}
+
+// plain reads a plain scalar to the end of its node.
+func (c *cursor) plain() []token {
+	for {
+		l, col := c.line, c.col
+		r, ok := c.next()
+		if !ok {
+			return c.out
+		}
+		c.emit(r, l, col, false)
+	}
 }
 
 // blockIndent is the content indentation of a block scalar whose header
