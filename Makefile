@@ -61,8 +61,9 @@ WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)
 # The full build (wasm/families_cel.go: -tags cel) adds the CEL family; its
 # budget is 3.5 MB brotli. Measured 2026-12-01 (with the list of 11-30):
 # 3.87 MB with cel-go and its dependencies cold too, 3.67 MB with no
-# inlining at all; crypto/x509 (x509.decode) alone is 0.41 MB of it, so the
-# full build also has the nox509 tag (engine/doc.go lists the difference).
+# inlining at all; crypto/x509 (x509.decode) alone is 0.41 MB of it, so no js
+# build has it: both families' x509 functions are native only, by GOOS
+# (engine/doc.go lists the difference).
 # 2026-12-01 (issue 13, the playground's migrate tool): engine/migrate, the
 # converter, is authoring code run once per click: cold, it adds 61 KB brotli
 # to the full build (3,333,686 -> 3,394,964 bytes) instead of 100 KB.
@@ -72,7 +73,7 @@ WASMCOLDCEL := $(WASMCOLD) github.com/google/cel-go/... google.golang.org/protob
 	golang.org/x/text/... golang.org/x/exp/... github.com/genplay/genplay/engine/gpol/... github.com/genplay/genplay/engine/migrate \
 	github.com/genplay/genplay/engine/scaffold github.com/genplay/genplay/engine/export
 WASMGCFLAGSCEL := $(foreach p,$(WASMCOLDCEL),-gcflags=$(p)=-l)
-WASMTAGSCEL := cel,nox509
+WASMTAGSCEL := cel
 
 # Intermediate outputs of `make site` (gitignored): the two wasm builds, the
 # genplay binary `make serve` runs, the version they were built with. Make
@@ -105,7 +106,7 @@ test: vet site ## everything CI runs: vet, Go tests (with the browser tests and 
 	$(WASMTEST) $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./engine/... ./wasm/... ./site/examples/
 	$(MAKE) --no-print-directory size
 	$(MAKE) --no-print-directory worker
-	node --test cmd/worker/
+	node --test cmd/worker/ site/src/
 	$(MAKE) --no-print-directory tidy-check
 
 tidy-check: ## fail when go mod tidy would change go.mod or go.sum (the product's module, and the oracle's)

@@ -199,7 +199,7 @@ func (r *fuzzRun) explained(ref resource.Ref) bool {
 	for _, st := range r.s.steps {
 		for _, e := range st.Events {
 			switch e.Action {
-			case timeline.ActionKept, timeline.ActionFailed, timeline.ActionSkipped, timeline.ActionNote, timeline.ActionUnlabelled:
+			case timeline.ActionKept, timeline.ActionIgnored, timeline.ActionFailed, timeline.ActionSkipped, timeline.ActionNote, timeline.ActionUnlabelled:
 				if e.Object != nil && *e.Object == ref {
 					return true
 				}

@@ -5,15 +5,17 @@ import (
 	"io/fs"
 
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/scenario"
 )
 
-// KyvernoVersion is the Kyverno release whose behaviour genplay follows:
-// the one place it is written (the Makefile's KYVERNO_VERSION, for the
+// KyvernoVersion is the Kyverno release whose behaviour genplay follows,
+// written once in engine/internal/upstream (whose links to Kyverno's code
+// the timeline's reasons cite); the Makefile's KYVERNO_VERSION, for the
 // differential tests, and the playground's About panel are checked
-// against it).
-const KyvernoVersion = "v1.19.0"
+// against it.
+const KyvernoVersion = upstream.Version
 
 // Options change how a scenario runs.
 type Options struct {

@@ -116,7 +116,7 @@ func TestCELSyncRecreatesADeletedDownstreamOnlyOnce(t *testing.T) {
 	assert.NotEqual(t, first, second, "the watcher POSTs the cached copy: a new UID")
 
 	events = s.celStep(t, func() error { return s.Remove(ref) })
-	eventWith(t, events, timeline.ActionKept, "not recreated: Kyverno 1.19 recreates a deleted downstream once")
+	eventWith(t, events, timeline.ActionIgnored, "not recreated: Kyverno v1.19.0 recreates a deleted downstream once")
 	_, err := s.store.Get(ref)
 	assert.Error(t, err, "the cache holds the first UID, so the second deletion stands (kyverno#17265)")
 }
@@ -131,7 +131,7 @@ func TestCELSyncRevertsAModifiedDownstreamEveryTime(t *testing.T) {
 		require.NoError(t, err)
 		live.SetLabels(map[string]string{"edited": "yes"})
 		events := s.celStep(t, func() error { _, _, err := s.Put(ModeUpdate, live, nil); return err })
-		eventWith(t, events, timeline.ActionReverted, "put back the copy it cached")
+		eventWith(t, events, timeline.ActionReverted, "put back the copy it saved")
 		now, err := s.store.Get(ref)
 		require.NoError(t, err)
 		_, edited := now.Label("edited")
@@ -144,7 +144,7 @@ func TestCELWithoutSyncADeletedDownstreamStaysDeletedAndSaysWhy(t *testing.T) {
 	s.celPut(t, gpolNetpol(0, false, false, "CREATE, UPDATE"))
 	s.benchNamespaces(t, 1)
 	events := s.celStep(t, func() error { return s.Remove(netpolRef(0)) })
-	eventWith(t, events, timeline.ActionKept, "not recreated: synchronize is off")
+	eventWith(t, events, timeline.ActionIgnored, "not recreated: synchronize is off")
 	_, err := s.store.Get(netpolRef(0))
 	assert.Error(t, err)
 }
@@ -222,7 +222,11 @@ spec:
 	ds := resource.Ref{APIVersion: "v1", Kind: "Secret", Namespace: "team", Name: "cfg-copy"}
 	s.uidOf(t, ds)
 	events := s.celStep(t, func() error { return s.Remove(trig.Ref()) })
-	eventWith(t, events, timeline.ActionKept, "never matches")
+	kept := eventWith(t, events, timeline.ActionKept, "never matches")
+	require.NotNil(t, kept.Object, "the event names the downstream that stays")
+	assert.Equal(t, ds, *kept.Object)
+	assert.Contains(t, kept.Reason, "https://github.com/kyverno/kyverno/blob/"+KyvernoVersion+"/pkg/background/gpol/dynamic_watcher.go#L")
+	assert.NotContains(t, kept.Reason, ".md")
 	s.uidOf(t, ds) // still there: the label/key mismatch (§3.6)
 }
 

@@ -33,7 +33,8 @@ func TestVersionsComeFromVersionsSh(t *testing.T) {
 
 func TestKyvernoLogsItsVersion(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "log")
-	line := `I1202 01:40:00.000000       1 version.go:24] "version" logger="setup.version" version="v1.19.1" hash="---" time="---"` + "\n"
+	// As Kyverno v1.19 logs it (--loggingFormat=text), colours and all.
+	line := "\x1b[90m2026-12-02T02:47:19Z\x1b[0m \x1b[34mTRC\x1b[0m \x1b[1mpkg/version/version.go:49\x1b[0m\x1b[36m >\x1b[0m version \x1b[36mhash=\x1b[0m--- \x1b[36mlogger=\x1b[0msetup/version \x1b[36mv=\x1b[0m2 \x1b[36mversion=\x1b[0mv1.19.1\n"
 	if err := os.WriteFile(f, []byte("starting\n"+line), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -250,6 +250,8 @@ func (s *stack) up(ctx context.Context) error {
 	return nil
 }
 
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
+
 // versionLine finds version=v1.19.0, "version"="v1.19.0" or "version":"v1.19.0".
 var versionLine = regexp.MustCompile(`(?:^|[\s{,"])version"?[=:]\s*"?(v\d+\.\d+\.\d+[^" ,}]*)`)
 
@@ -264,8 +266,9 @@ func logVersion(file string) string {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if !strings.Contains(line, `"version"`) {
+		// Kyverno's text logs are coloured: version=\x1b[0mv1.19.0.
+		line := ansi.ReplaceAllString(sc.Text(), "")
+		if !strings.Contains(line, "version") {
 			continue
 		}
 		if m := versionLine.FindStringSubmatch(line); m != nil {
@@ -275,10 +278,11 @@ func logVersion(file string) string {
 	return ""
 }
 
-// e2ePermissions is what Kyverno's own e2e install adds to the background
-// controller's role (scripts/config/standard/kyverno.yaml:
-// backgroundController.rbac.clusterRole.extraResources), aggregated into
-// it by label; genplay's kyverno-e2e permission profile is the same.
+// e2ePermissions is what Kyverno's own e2e install adds to the admission
+// and background controllers' roles (scripts/config/standard/kyverno.yaml:
+// {admission,background}Controller.rbac.clusterRole.extraResources),
+// aggregated into them by label; genplay's kyverno-e2e permission profile
+// is the same.
 const e2ePermissions = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
@@ -287,7 +291,18 @@ metadata:
     rbac.kyverno.io/aggregate-to-background-controller: "true"
 rules:
 - apiGroups: ["*"]
-  resources: [configmaps, networkpolicies, resourcequotas, secrets, roles, rolebindings, limitranges, namespaces, nodes, nodes/status, pods]
+  resources: [configmaps, networkpolicies, resourcequotas, secrets, roles, rolebindings, clusterroles, clusterrolebindings, limitranges, namespaces, nodes, nodes/status, pods]
+  verbs: [create, update, patch, delete, get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:admission-controller:oracle-e2e
+  labels:
+    rbac.kyverno.io/aggregate-to-admission-controller: "true"
+rules:
+- apiGroups: ["*"]
+  resources: [secrets]
   verbs: [create, update, patch, delete, get, list]
 `
 

@@ -51,8 +51,30 @@ const worker = await esbuild.build({
 });
 const workerName = Object.keys(worker.metafile.outputs).map((p) => basename(p)).find((f) => f.endsWith('.js'));
 
+// The examples' gallery: `import examples from 'genplay:examples'` is
+// examples/examples.json in gallery order, each entry with its file's text
+// ({file, title, text}); adding an example edits examples.json alone.
+const examplesPlugin = {
+  name: 'genplay-examples',
+  setup(build) {
+    build.onResolve({ filter: /^genplay:examples$/ }, () => ({ path: 'examples', namespace: 'genplay-examples' }));
+    build.onLoad({ filter: /.*/, namespace: 'genplay-examples' }, () => {
+      const index = JSON.parse(readFileSync('examples/examples.json', 'utf8'));
+      const imports = index.map((e, i) => `import t${i} from ${JSON.stringify(`./${e.file}`)};`).join('\n');
+      const list = index.map((e, i) => `{ file: ${JSON.stringify(e.file)}, title: ${JSON.stringify(e.title)}, text: t${i} }`).join(',\n  ');
+      return {
+        contents: `${imports}\nexport default [\n  ${list},\n];\n`,
+        resolveDir: join(process.cwd(), 'examples'),
+        watchFiles: ['examples/examples.json'],
+        loader: 'js',
+      };
+    });
+  },
+};
+
 const result = await esbuild.build({
   entryPoints: { app: 'src/app.js' },
+  plugins: [examplesPlugin],
   bundle: true,
   format: 'esm',
   target: ['chrome110', 'firefox115', 'safari16'],

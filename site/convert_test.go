@@ -112,7 +112,7 @@ func TestConvertToGeneratingPolicy(t *testing.T) {
 		assert.Contains(t, r.ClusterPolicy, "recreated "+netpol)
 		assert.Contains(t, r.ClusterPolicy, "NetworkPolicy team-a/default-deny: present after this step")
 		assert.NotContains(t, r.GeneratingPolicy, "recreated "+netpol)
-		assert.Contains(t, r.GeneratingPolicy, "kept "+netpol)
+		assert.Contains(t, r.GeneratingPolicy, "ignored "+netpol, "a downstream that stays deleted is not \"kept\"")
 		assert.Contains(t, r.GeneratingPolicy, "kyverno#17265", "the reason is shown")
 		assert.Contains(t, r.GeneratingPolicy, "NetworkPolicy team-a/default-deny: absent after this step")
 		assert.Contains(t, p.convertStatus(), fmt.Sprintf("1 of %d steps differ", len(rows)))

@@ -7,6 +7,16 @@
 // dist/docs/. Before bundling it runs aboutgen, which writes src/about.json
 // (the About panel: engine.KyvernoVersion and engine/doc.go's differences).
 //
+// src/app.js owns the page's state and the run; each view is a module it
+// creates with one `page` object (timeline.js, cluster.js, matrix.js,
+// objectdialog.js, links.js, convert.js, wrap.js), persistence.js keeps the
+// work in localStorage, and the pure modules (objects.js, result.js,
+// scenario.js, steps.js, relations.js) are shared with the embed where it
+// needs them and unit-tested with node --test (src/*.test.js, make test).
+// The examples' gallery is bundled from examples/examples.json by
+// build.mjs (import examples from 'genplay:examples'): adding an example
+// edits that file alone.
+//
 // The scenario editor's completion, hover docs and "did you mean" on
 // unknown-field markers (src/complete.js) read src/fieldref.json, which
 // engine/fieldref generates from the schemas the engine validates against

@@ -18,7 +18,8 @@ const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src
 	"img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // Handler serves the built site in dir (make site) with the production
-// headers, as Netlify does: each .wasm, .js, .css, .html, .svg and .map
+// headers, as Netlify does (netlify.toml: the CSP, caching, CORS on
+// /assets/ and /embed.js): each .wasm, .js, .css, .html, .svg and .map
 // file is sent precompressed, brotli or gzip as the request's
 // Accept-Encoding allows, from the FILE.br and FILE.gz files the build
 // writes beside it, with Content-Encoding and Vary: Accept-Encoding.
@@ -38,6 +39,7 @@ func handler(dir string, precompressed bool) http.Handler {
 			name += "index.html"
 		}
 		ext := path.Ext(name)
+		setCaching(h, name)
 		if ext == ".wasm" {
 			h.Set("Content-Type", "application/wasm")
 		}
@@ -69,6 +71,23 @@ func handler(dir string, precompressed bool) http.Handler {
 		}
 		files.ServeHTTP(w, r)
 	})
+}
+
+// setCaching sets what netlify.toml sets by path: the content-hashed
+// assets are cached for ever and, like the embed's loader, readable by
+// pages on other origins (a documentation page's player fetches the wasm);
+// the pages and the unhashed loaders are revalidated on every use.
+func setCaching(h http.Header, name string) {
+	switch {
+	case strings.HasPrefix(name, "/assets/"):
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Access-Control-Allow-Origin", "*")
+	case name == "/embed.js":
+		h.Set("Cache-Control", "no-cache")
+		h.Set("Access-Control-Allow-Origin", "*")
+	case name == "/index.html" || name == "/wasm_exec.js":
+		h.Set("Cache-Control", "no-cache")
+	}
 }
 
 // compressible are the extensions the build precompresses (build.mjs).

@@ -214,7 +214,7 @@ func actionText(action string, paint func(string, string) string) string {
 		return paint(red, action)
 	case timeline.ActionCreated, timeline.ActionRecreated:
 		return paint(green, action)
-	case timeline.ActionReverted, timeline.ActionUpdated, timeline.ActionUnlabelled:
+	case timeline.ActionReverted, timeline.ActionUpdated, timeline.ActionUnlabelled, timeline.ActionIgnored:
 		return paint(yellow, action)
 	default:
 		return strings.TrimSpace(action)

@@ -273,9 +273,12 @@ func opChecks(op opRef, steps []timeline.Step, before, after []resource.Object, 
 			}
 			switch e.Action {
 			case timeline.ActionCreated, timeline.ActionUpdated, timeline.ActionDeleted, timeline.ActionReverted,
-				timeline.ActionRecreated, timeline.ActionKept, timeline.ActionUnlabelled:
+				timeline.ActionRecreated, timeline.ActionKept, timeline.ActionIgnored, timeline.ActionUnlabelled:
 				if isPolicyKind(e.Object.Kind) {
 					continue // its readiness is checked above
+				}
+				if strings.HasPrefix(e.Object.APIVersion, "admissionregistration.k8s.io/") {
+					continue // Kyverno's webhook configuration: genplay renders it only roughly
 				}
 				via := ""
 				if e.Policy != "" {

@@ -30,7 +30,8 @@ func generated(res *timeline.Result) []string {
 	var out []string
 	for _, s := range res.Steps {
 		for _, e := range s.Events {
-			if e.Actor == timeline.ActorKyverno && (e.Action == timeline.ActionCreated || e.Action == timeline.ActionRecreated) && e.Object != nil {
+			if e.Actor == timeline.ActorKyverno && (e.Action == timeline.ActionCreated || e.Action == timeline.ActionRecreated) && e.Object != nil &&
+				e.Object.Kind != "ValidatingWebhookConfiguration" {
 				out = append(out, e.Object.String())
 			}
 		}

@@ -357,7 +357,7 @@ func (w *wrapper) needed(policies []*policyItem, others []item, have map[string]
 		}
 	}
 	if role := w.permissions(policies, others); role != nil {
-		add(role, "a default Kyverno install may not manage what the policies generate: this ClusterRole,\naggregated into the background controller's role by its label, lets it")
+		add(role, "a default Kyverno install may not manage what the policies generate: this ClusterRole,\naggregated by its labels into the background controller's role (which creates them) and the\nadmission controller's (which must read what a synchronized rule generates), lets them")
 	}
 	for _, p := range policies {
 		if ns := p.obj.Namespace(); ns != "" {
@@ -380,9 +380,10 @@ func (w *wrapper) needed(policies []*policyItem, others []item, have map[string]
 }
 
 // permissions is a ClusterRole that grants Kyverno's background controller
-// what the policies generate and a default install does not grant (the
-// check is engine/rbac's), or nil when none is needed or the input brings
-// its own RBAC objects.
+// (and its admission controller, which Kyverno checks for a synchronized
+// rule) what the policies generate and a default install does not grant
+// (the check is engine/rbac's), or nil when none is needed or the input
+// brings its own RBAC objects.
 func (w *wrapper) permissions(policies []*policyItem, others []item) resource.Object {
 	for _, it := range others {
 		if it.obj.APIVersion() == "rbac.authorization.k8s.io/v1" {
@@ -440,7 +441,8 @@ func (w *wrapper) permissions(policies []*policyItem, others []item) resource.Ob
 	}
 	return resource.Object{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
 		"metadata": map[string]any{"name": "kyverno:background-controller:genplay-wrap",
-			"labels": map[string]any{"rbac.kyverno.io/aggregate-to-background-controller": "true"}},
+			"labels": map[string]any{"rbac.kyverno.io/aggregate-to-background-controller": "true",
+				"rbac.kyverno.io/aggregate-to-admission-controller": "true"}},
 		"rules": rules}
 }
 

@@ -207,6 +207,14 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 	}
 	lines := strings.Split(string(data), "\n")
 	col := 0
+	if structural(msg) {
+		// yaml.v3 reports the line where the enclosing block starts: find
+		// the line that broke it.
+		if l, ok := brokeAt(data, line, msg); ok && l != line {
+			msg = fmt.Sprintf("%s (this line's indentation does not fit the lines above it)", msg)
+			line = l
+		}
+	}
 	switch {
 	case strings.HasPrefix(msg, "did not find expected ',' or"):
 		// yaml.v3 reports an unclosed flow collection near, not at, the
@@ -247,6 +255,68 @@ func syntaxError(file string, data []byte, err error) Diagnostic {
 		col = utf8.RuneCountInString(text[:len(text)-len(strings.TrimLeft(text, " \t"))]) + 1
 	}
 	return Errorf(Pos{File: file, Line: line, Col: col}, "yaml: %s, near %s", msg, excerpt(lines[line-1], col))
+}
+
+// structural tells the block-structure errors yaml.v3 reports at the
+// start of the enclosing block rather than where the structure broke.
+func structural(msg string) bool {
+	return strings.HasPrefix(msg, "did not find expected key") ||
+		strings.HasPrefix(msg, "did not find expected '-' indicator") ||
+		strings.HasPrefix(msg, "did not find expected node content")
+}
+
+// brokeAt finds the line that broke a block structure: the first line,
+// from the reported one on, such that the text up to it fails with the
+// same error (the text before it parses, or fails only because it ends
+// there). It bisects, checking the answer, and reports false when that
+// does not hold (a flow collection or a quoted string open across lines).
+func brokeAt(data []byte, from int, msg string) (int, bool) {
+	ends := []int{} // ends[i]: the offset after line i+1
+	for i, b := range data {
+		if b == '\n' {
+			ends = append(ends, i+1)
+		}
+	}
+	if len(ends) == 0 || ends[len(ends)-1] != len(data) {
+		ends = append(ends, len(data))
+	}
+	fails := func(l int) bool { return prefixError(data[:ends[l-1]]) == msg }
+	lo, hi := max(from, 1), len(ends)
+	if lo > hi || !fails(hi) {
+		return 0, false
+	}
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if fails(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo > 1 && fails(lo-1) {
+		return 0, false
+	}
+	return lo, true
+}
+
+// prefixError is the message of the first syntax error in data, "" for
+// none; like Parse, it decodes every document.
+func prefixError(data []byte) string {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	for {
+		var n yaml.Node
+		err := decodeSafely(dec, &n)
+		if errors.Is(err, io.EOF) {
+			return ""
+		}
+		if err != nil {
+			msg := strings.TrimPrefix(err.Error(), "yaml: ")
+			if m := yamlErrorLine.FindStringSubmatch(err.Error()); m != nil {
+				msg = m[2]
+			}
+			return msg
+		}
+	}
 }
 
 // maxExcerpt is the most characters of the user's text a message quotes.

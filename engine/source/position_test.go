@@ -36,3 +36,46 @@ func TestEveryYAMLErrorSaysLineAndColumn(t *testing.T) {
 		})
 	}
 }
+
+// TestStructureErrorsPointAtTheLineThatBrokeIt checks that an indentation
+// error is reported at the line whose indentation broke the structure, not
+// at the start of the block around it (where the YAML library reports it).
+func TestStructureErrorsPointAtTheLineThatBrokeIt(t *testing.T) {
+	const doc = `# a comment
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: x
+  labels:
+    a: b
+    c: d
+data:
+  list:
+  - one
+  - two
+  nested:
+    deeper:
+      key: value
+      other: value
+`
+	dedent := func(line int, to string) string {
+		lines := strings.Split(doc, "\n")
+		lines[line-1] = to + strings.TrimLeft(lines[line-1], " ")
+		return strings.Join(lines, "\n")
+	}
+	for _, c := range []struct{ name, in, where, msg string }{
+		{"a key dedented to one space", dedent(8, " "), "f.yaml:8:2", "did not find expected key"},
+		{"a key dedented inside a nested block", dedent(16, "     "), "f.yaml:16:6", "did not find expected key"},
+		{"a sequence item dedented", dedent(12, " "), "f.yaml:12:2", "did not find expected key"},
+		{"a key after a block indented too far", dedent(5, "    "), "f.yaml:6:3", "did not find expected key"},
+		{"a key dedented in the second document", "a: 1\n---\n" + dedent(8, " "), "f.yaml:10:2", "did not find expected key"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, diags := Parse("f.yaml", []byte(c.in))
+			require.True(t, diags.HasErrors())
+			d := diags.Errors()[0]
+			assert.Equal(t, c.where, d.Pos.String(), "%s", d.Message)
+			assert.Contains(t, d.Message, c.msg)
+		})
+	}
+}

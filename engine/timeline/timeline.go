@@ -81,6 +81,7 @@ const (
 	ActionReverted   = "reverted"   // Kyverno undid a change to a synchronized downstream
 	ActionRecreated  = "recreated"  // Kyverno recreated a deleted downstream
 	ActionKept       = "kept"       // Kyverno deliberately left a downstream in place
+	ActionIgnored    = "ignored"    // Kyverno did nothing about a downstream that was deleted: it stays deleted
 	ActionUnlabelled = "unlabelled" // Kyverno removed its tracking labels
 	ActionSkipped    = "skipped"    // a rule did not apply, and why
 	ActionFailed     = "failed"     // an UpdateRequest failed

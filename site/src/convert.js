@@ -10,7 +10,7 @@
 import './convert.css';
 import { h, replace } from './dom.js';
 import { createEditor, getText, setText, showDiagnostics } from './editor.js';
-import { refString } from './scenario.js';
+import { refString } from './objects.js';
 
 // convertible tells whether a scenario writes a kyverno.io ClusterPolicy or
 // Policy with a generate rule (the tool says precisely what converts).

@@ -21,10 +21,11 @@
 import { install } from './genplay.js';
 import { h, replace } from './dom.js';
 import { encode, MAX_TEXT } from './share.js';
+import { LABEL, refString, keyOf, isPolicy, isCELPolicy, isNamespace, labelsOf } from './objects.js';
+import { errorsIn } from './result.js';
 import css from './embed.css';
 
 const SCRIPT_TYPE = 'text/x-genplay-scenario';
-const LABEL = 'generate.kyverno.io/';
 const COMPARABLE = new Set(['synchronize', 'orphanDownstreamOnPolicyDelete']);
 
 // This bundle lives in <root>/assets/; the loader, the playground, the wasm
@@ -43,11 +44,6 @@ function loadEngine() {
   return engine;
 }
 
-const refString = (r) => (r.namespace ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`);
-const refOf = (o) => ({ kind: o.kind, namespace: o.metadata?.namespace, name: o.metadata?.name });
-const isPolicy = (o) => /^kyverno\.io\//.test(o.apiVersion || '') && (o.kind === 'ClusterPolicy' || o.kind === 'Policy');
-const isNamespace = (o) => o.kind === 'Namespace' && o.apiVersion === 'v1';
-const errorsIn = (r) => (r.diagnostics || []).filter((d) => d.severity !== 'warning');
 
 // groupSteps folds the timeline's operations into the scenario's chainsaw
 // steps: consecutive operations with the same step name.
@@ -66,7 +62,7 @@ function settingIn(result, field) {
   for (const s of result.steps || []) {
     for (const o of s.cluster || []) {
       // A GeneratingPolicy's spec.evaluation.<field>.enabled.
-      if (/^policies\.kyverno\.io\//.test(o.apiVersion || '') && /GeneratingPolicy$/.test(o.kind)) return !!o.spec?.evaluation?.[field]?.enabled;
+      if (isCELPolicy(o)) return !!o.spec?.evaluation?.[field]?.enabled;
       if (!isPolicy(o)) continue;
       const rule = (o.spec?.rules || []).find((r) => r.generate);
       if (rule) return !!rule.generate[field];
@@ -239,14 +235,14 @@ class Player {
     const changed = new Map();
     for (const op of group.ops) for (const c of op.changes || []) changed.set(refString(c.object), c.change);
     const used = new Set(cluster.map((o) => o.metadata?.namespace).filter(Boolean));
-    const shown = cluster.filter((o) => !isNamespace(o) || used.has(o.metadata?.name) || changed.has(refString(refOf(o))));
+    const shown = cluster.filter((o) => !isNamespace(o) || used.has(o.metadata?.name) || changed.has(keyOf(o)));
     const hidden = cluster.length - shown.length;
-    const present = new Set(cluster.map((o) => refString(refOf(o))));
+    const present = new Set(cluster.map((o) => keyOf(o)));
     const gone = [...changed].filter(([ref, c]) => c === 'deleted' && !present.has(ref));
     replace(e.cluster,
       shown.map((o) => {
-        const ref = refString(refOf(o));
-        const labels = o.metadata?.labels || {};
+        const ref = keyOf(o);
+        const labels = labelsOf(o);
         const change = changed.get(ref);
         return h('li', { class: 'object', dataset: { ref } },
           h('span', { class: 'kind' }, o.kind), ' ', h('span', { class: 'name' }, o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : o.metadata?.name || ''),

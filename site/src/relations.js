@@ -11,13 +11,8 @@
 // downstreams (and clone source → copies).
 import YAML from 'yaml';
 import { h } from './dom.js';
-import { parse, refOf, refString } from './scenario.js';
-
-const LABEL = 'generate.kyverno.io/';
-const keyOf = (o) => refString(refOf(o));
-const labelsOf = (o) => o?.metadata?.labels || {};
-const isCEL = (o) => /^policies\.kyverno\.io\//.test(o.apiVersion || '') && /^(Namespaced)?GeneratingPolicy$/.test(o.kind);
-const isLegacy = (o) => /^kyverno\.io\//.test(o.apiVersion || '') && (o.kind === 'ClusterPolicy' || o.kind === 'Policy');
+import { parse } from './scenario.js';
+import { LABEL, refString, keyOf, labelsOf, isCELPolicy, isLegacyPolicy } from './objects.js';
 
 // node is one end of a link: the object when it is in the cluster, else
 // what the labels or the timeline say it was.
@@ -46,7 +41,7 @@ export function links(cluster, events = []) {
     const ev = last.get(key);
     let policy;
     if (cel) {
-      const p = cluster.find((x) => isCEL(x) && x.metadata?.name === name &&
+      const p = cluster.find((x) => isCELPolicy(x) && x.metadata?.name === name &&
         (x.kind === 'GeneratingPolicy' || x.metadata?.namespace === o.metadata?.namespace));
       // A gone policy: the event names its kind ("NamespacedGeneratingPolicy/ns/name").
       const guess = ev?.policy?.startsWith('NamespacedGeneratingPolicy/')
@@ -54,7 +49,7 @@ export function links(cluster, events = []) {
       policy = node(p, guess, true);
     } else {
       const ns = l[`${LABEL}policy-namespace`] || '';
-      const p = cluster.find((x) => isLegacy(x) && x.metadata?.name === name && (x.metadata?.namespace || '') === ns);
+      const p = cluster.find((x) => isLegacyPolicy(x) && x.metadata?.name === name && (x.metadata?.namespace || '') === ns);
       policy = node(p, ns ? `Policy ${ns}/${name}` : `ClusterPolicy ${name}`, true);
     }
     const rule = cel ? (/^spec\.generate\[/.test(ev?.rule || '') ? ev.rule : 'spec.generate') : (l[`${LABEL}rule-name`] || '');

@@ -4,6 +4,7 @@
 // last one, in the document's own indentation, and the rest of the text
 // (its layout, key order and comments) is left as the user wrote it.
 import YAML from 'yaml';
+import { refOf } from './objects.js';
 
 /** parse returns the YAML document of a scenario, or throws on a syntax error. */
 export function parse(text) {
@@ -35,23 +36,57 @@ export const itemEnd = (text, item) => {
 };
 
 /**
- * appendStep adds `- name: NAME, try: [OPERATION]` to spec.steps. OPERATION
- * may hold YAML nodes (sourceResource), which keep their comments and order.
+ * appendStep adds `- name: NAME, try: [OPERATION]` to spec.steps, in the
+ * style the steps are written in: a block item in the list's indentation,
+ * or an item of a flow list ([...], JSON included) in its layout, as JSON
+ * when the list's keys are quoted. OPERATION may hold YAML nodes
+ * (sourceResource), which keep their comments and order in a block list.
+ * It throws rather than lose anything: the result must hold every step the
+ * text had, then the new one, and the rest of the document unchanged.
  */
 export function appendStep(text, name, operation) {
   const doc = parse(text);
-  const steps = stepsOf(doc);
-  if (!steps) {
-    doc.setIn(['spec', 'steps'], doc.createNode([{ name, try: [operation] }]));
-    return doc.toString({ lineWidth: 0 });
+  const step = { name, try: [operation] };
+  const want = plain(doc);
+  const seq = doc.getIn(['spec', 'steps'], true);
+  let out;
+  if (YAML.isSeq(seq) && seq.flow && seq.range) {
+    out = appendFlow(text, seq, step);
+  } else if (YAML.isSeq(seq) && seq.items.length && seq.range) {
+    out = appendBlock(text, doc, seq, step);
+  } else if (seq === undefined || seq === null || (YAML.isScalar(seq) && seq.value === null) || (YAML.isSeq(seq) && !seq.items.length)) {
+    doc.setIn(['spec', 'steps'], doc.createNode([step]));
+    out = doc.toString({ lineWidth: 0 });
+  } else {
+    throw new Error('spec.steps is not a list of steps');
   }
+  const steps = want.spec?.steps;
+  want.spec = { ...(want.spec || {}), steps: [...(Array.isArray(steps) ? steps : []), plain(new YAML.Document(step))] };
+  if (!sameData(parse(out).toJS(), want)) throw new Error('the step cannot be added without changing the rest of the scenario; add it in the text');
+  return out;
+}
+
+// plain is a document's data before the edit (a document, or a step).
+const plain = (doc) => {
+  const v = doc.toJS();
+  return v && typeof v === 'object' ? v : {};
+};
+
+// sameData compares two values as data (key order aside).
+function sameData(a, b) {
+  const canon = (v) => (Array.isArray(v) ? v.map(canon)
+    : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canon(v[k])])) : v);
+  return JSON.stringify(canon(a)) === JSON.stringify(canon(b));
+}
+
+function appendBlock(text, doc, steps, step) {
   const first = steps.items[0];
   const dash = column(text, text.lastIndexOf('-', first.range[0]));
   const spec = doc.get('spec', true);
   const key = spec.items.find((p) => YAML.isScalar(p.key) && p.key.value === 'steps')?.key;
   const indentSeq = key?.range ? dash > column(text, key.range[0]) : true;
   const out = new YAML.Document();
-  out.contents = out.createNode([{ name, try: [operation] }]);
+  out.contents = out.createNode([step]);
   const body = out.toString({ lineWidth: 0, indentSeq }).replace(/\n$/, '').split('\n')
     .map((l) => (l ? ' '.repeat(dash) + l : l)).join('\n');
   const at = itemEnd(text, steps.items[steps.items.length - 1]);
@@ -59,23 +94,72 @@ export function appendStep(text, name, operation) {
   return `${before}${before.endsWith('\n') || !before ? '' : '\n'}${body}\n${text.slice(at)}`;
 }
 
+// appendFlow adds the step to a flow list of steps: after its last item,
+// on a line of its own when the items are, indented as they are; as JSON
+// when the list's first item quotes its keys (a JSON document), else as a
+// YAML flow mapping.
+function appendFlow(text, steps, step) {
+  const data = new YAML.Document(step).toJS();
+  const first = steps.items[0];
+  const json = quotesKeys(first) || (!first && quotesKeys(YAML.parseDocument(text).contents));
+  const flowYAML = () => {
+    const d = new YAML.Document(data);
+    d.contents.flow = true;
+    return d.toString({ lineWidth: 0, doubleQuotedMinMultiLineLength: Infinity }).replace(/\n$/, '');
+  };
+  if (!first) {
+    const close = steps.range[1] - 1; // the ]
+    return text.slice(0, close) + (json ? JSON.stringify(data) : flowYAML()) + text.slice(close);
+  }
+  const last = steps.items[steps.items.length - 1];
+  const end = last.range[1];
+  const itemCol = column(text, first.range[0]);
+  const ownLine = text.slice(lineStart(text, first.range[0]), first.range[0]).trim() === '';
+  if (!ownLine) return `${text.slice(0, end)}, ${json ? JSON.stringify(data) : flowYAML()}${text.slice(end)}`;
+  const firstText = text.slice(first.range[0], first.range[1]);
+  let body;
+  if (json && firstText.includes('\n')) {
+    const key = YAML.isMap(first) ? first.items[0]?.key : null;
+    const unit = key?.range ? Math.max(1, column(text, key.range[0]) - itemCol) : 2;
+    body = JSON.stringify(data, null, unit).split('\n').map((l, i) => (i ? ' '.repeat(itemCol) + l : l)).join('\n');
+  } else {
+    body = json ? JSON.stringify(data) : flowYAML();
+  }
+  return `${text.slice(0, end)},\n${' '.repeat(itemCol)}${body}${text.slice(end)}`;
+}
+
+// quotesKeys tells a mapping whose first key is "quoted", as JSON's are.
+const quotesKeys = (node) => YAML.isMap(node) && node.items[0]?.key?.type === 'QUOTE_DOUBLE';
+
+// stepList is spec.steps as a sequence node (block or flow), or null.
+function stepList(doc) {
+  const steps = doc.getIn(['spec', 'steps'], true);
+  return YAML.isSeq(steps) && steps.range ? steps : null;
+}
+
 /** stepNames lists the chainsaw steps' names as the engine reports them. */
 export function stepNames(text) {
   try {
-    const steps = stepsOf(parse(text));
+    const steps = stepList(parse(text));
     return steps ? steps.items.map((s, i) => (YAML.isMap(s) && s.get('name')) || `step-${i + 1}`) : [];
   } catch {
     return [];
   }
 }
 
-/** removeStep deletes the i-th chainsaw step's lines. */
+/**
+ * removeStep deletes the i-th chainsaw step: its lines in a block list; in
+ * a flow list ([...], JSON) the item and the comma before it (after it, for
+ * the first).
+ */
 export function removeStep(text, i) {
-  const steps = stepsOf(parse(text));
+  const steps = stepList(parse(text));
   if (!steps || i < 0 || i >= steps.items.length) throw new Error('no such step');
   if (steps.items.length === 1) throw new Error('the scenario needs at least one step');
   const item = steps.items[i];
-  return text.slice(0, itemStart(text, item)) + text.slice(itemEnd(text, item));
+  if (!steps.flow) return text.slice(0, itemStart(text, item)) + text.slice(itemEnd(text, item));
+  if (i > 0) return text.slice(0, steps.items[i - 1].range[1]) + text.slice(item.range[1]);
+  return text.slice(0, item.range[0]) + text.slice(steps.items[1].range[0]);
 }
 
 const WRITES = ['apply', 'create', 'update'];
@@ -125,9 +209,10 @@ const isCELPolicy = (res) => /^policies\.kyverno\.io\//.test(String(res.get('api
 /**
  * setGenerateFields sets fields ({synchronize: false, ...}) on every generate
  * rule of every policy the scenario writes, in place: a value that is
- * written is replaced on its line, a missing one is added as the first line
- * of its generate block. On a GeneratingPolicy or NamespacedGeneratingPolicy
- * the same names are its spec.evaluation.<field>.enabled.
+ * written is replaced where it is, a missing one is added as the first
+ * entry of its generate mapping (block or flow, JSON included). On a
+ * GeneratingPolicy or NamespacedGeneratingPolicy the same names are its
+ * spec.evaluation.<field>.enabled, added with the mappings it needs.
  */
 export function setGenerateFields(text, fields) {
   const entries = Object.entries(fields);
@@ -135,37 +220,28 @@ export function setGenerateFields(text, fields) {
   if (entries.length > 1) return entries.reduce((t, [k, v]) => setGenerateFields(t, { [k]: v }), text);
   const doc = parse(text);
   const edits = []; // [from, to, insert]
+  const set = (node, path, value) => {
+    const at = node.getIn(path, true);
+    if (YAML.isScalar(at) && at.range) {
+      if (at.value !== value) edits.push([at.range[0], at.range[1], String(value)]);
+      return;
+    }
+    if (at !== undefined) return; // not a scalar: leave it to validation
+    // The innermost mapping on the path that exists.
+    let map = node;
+    let i = 0;
+    for (; i < path.length - 1; i++) {
+      const next = map.get(path[i], true);
+      if (!YAML.isMap(next)) break;
+      map = next;
+    }
+    if (i < path.length - 1 && map.get(path[i], true) !== undefined) return; // a scalar in the way
+    const edit = insertKey(text, map, path.slice(i), value);
+    if (edit) edits.push(edit);
+  };
   for (const res of writes(doc)) {
     if (isCELPolicy(res)) {
-      // A GeneratingPolicy's spec.evaluation.<field>.enabled, written where
-      // it is, or added (with the maps it needs) as the first line of the
-      // innermost block map the policy has on that path.
-      for (const [field, value] of Object.entries(fields)) {
-        const path = ['spec', 'evaluation', field, 'enabled'];
-        const at = res.getIn(path, true);
-        if (YAML.isScalar(at) && at.range) {
-          if (at.value !== value) edits.push([at.range[0], at.range[1], String(value)]);
-          continue;
-        }
-        if (at !== undefined) continue; // not a scalar: leave it to validation
-        let node = res;
-        let i = 0;
-        for (; i < path.length - 1; i++) {
-          const next = node.get(path[i], true);
-          if (!YAML.isMap(next)) break;
-          node = next;
-        }
-        if (i < path.length - 1 && node.get(path[i], true) !== undefined) continue; // a scalar in the way
-        if (!YAML.isMap(node) || node.flow || !node.items.length) continue;
-        const pos = node.items[0].key.range[0];
-        const col = column(text, pos);
-        const rest = path.slice(i);
-        let insert = '';
-        rest.forEach((k, j) => {
-          insert += `${j ? ' '.repeat(col + 2 * j) : ''}${k}:${j === rest.length - 1 ? ` ${value}` : ''}\n`;
-        });
-        edits.push([pos, pos, insert + ' '.repeat(col)]);
-      }
+      for (const [field, value] of entries) set(res, ['spec', 'evaluation', field, 'enabled'], value);
       continue;
     }
     if (!/^kyverno\.io\//.test(String(res.get('apiVersion'))) || !['ClusterPolicy', 'Policy'].includes(res.get('kind'))) continue;
@@ -173,22 +249,37 @@ export function setGenerateFields(text, fields) {
     if (!YAML.isSeq(rules)) continue;
     for (const rule of rules.items) {
       const gen = YAML.isMap(rule) ? rule.get('generate', true) : null;
-      if (!YAML.isMap(gen) || gen.flow || !gen.items.length) continue;
-      for (const [field, value] of Object.entries(fields)) {
-        const pair = gen.items.find((p) => YAML.isScalar(p.key) && p.key.value === field);
-        if (pair && YAML.isScalar(pair.value) && pair.value.range) {
-          if (pair.value.value !== value) edits.push([pair.value.range[0], pair.value.range[1], String(value)]);
-        } else if (!pair) {
-          const at = gen.items[0].key.range[0];
-          edits.push([at, at, `${field}: ${value}\n${' '.repeat(column(text, at))}`]);
-        }
-      }
+      if (!YAML.isMap(gen) || !gen.range) continue;
+      for (const [field, value] of entries) set(gen, [field], value);
     }
   }
   edits.sort((a, b) => b[0] - a[0]);
   let out = text;
   for (const [from, to, insert] of edits) out = out.slice(0, from) + insert + out.slice(to);
   return out;
+}
+
+// insertKey is the edit [from, to, insert] that adds path (keys, the last
+// one set to value) as the first entry of map: a line of its own in a block
+// mapping, `key: {...}, ` after the { of a flow one, with "quoted" keys
+// where the mapping quotes its own. null when map has no place for it.
+function insertKey(text, map, path, value) {
+  if (!YAML.isMap(map) || !map.range) return null;
+  if (map.flow) {
+    const q = quotesKeys(map) ? JSON.stringify : (k) => k;
+    const nested = path.slice(1).reduceRight((v, k) => `{${q(k)}: ${v}}`, String(value));
+    const open = text.indexOf('{', map.range[0]);
+    if (open < 0 || open >= map.range[1]) return null;
+    return [open + 1, open + 1, `${q(path[0])}: ${nested}${map.items.length ? ', ' : ''}`];
+  }
+  if (!map.items.length) return null;
+  const pos = map.items[0].key.range[0];
+  const col = column(text, pos);
+  let insert = '';
+  path.forEach((k, j) => {
+    insert += `${j ? ' '.repeat(col + 2 * j) : ''}${k}:${j === path.length - 1 ? ` ${value}` : ''}\n`;
+  });
+  return [pos, pos, insert + ' '.repeat(col)];
 }
 
 /** testName reads metadata.name, for file names. */
@@ -201,14 +292,6 @@ export function testName(text) {
   }
 }
 
-export const refOf = (o) => ({
-  apiVersion: o.apiVersion,
-  kind: o.kind,
-  ...(o.metadata?.namespace ? { namespace: o.metadata.namespace } : {}),
-  name: o.metadata?.name,
-});
-
-export const refString = (r) => (r.namespace ? `${r.kind} ${r.namespace}/${r.name}` : `${r.kind} ${r.name}`);
 
 const serverFields = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink', 'deletionTimestamp'];
 

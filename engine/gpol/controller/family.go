@@ -26,9 +26,6 @@ type Family struct {
 	// PolicyWritten so that each version compiles once.
 	admitted *entry
 	watch    *watchManager
-	// applied holds, per downstream UID, what the kyverno-generate field
-	// manager applied last (useServerSideApply).
-	applied map[string]resource.Object
 	// urSeq numbers UpdateRequests: each is a new object in Kyverno
 	// (generateName: ur-), never merged with another.
 	urSeq int
@@ -62,7 +59,6 @@ func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
 	f := &Family{
 		core: core, store: core.Store(), cfg: cfg,
 		exceptions: map[string]*exception{},
-		applied:    map[string]resource.Object{},
 	}
 	f.watch = newWatchManager(f)
 	for _, v := range []string{"v1", "v1beta1", "v1alpha1"} {

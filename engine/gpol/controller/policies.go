@@ -3,6 +3,7 @@ package controller
 import (
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -49,7 +50,8 @@ func (f *Family) policyUpdated(prev, e *entry) {
 	}
 	if prev.p.Spec.Evaluation.Synchronize && !e.p.Spec.Evaluation.Synchronize {
 		f.watch.removeWatchersForPolicy(urKey(e.p), false, e.p,
-			"synchronize was turned off: Kyverno stops tracking the downstream and keeps it; it is no longer reverted or recreated (RemoveWatchersForPolicy)", "")
+			"synchronize was turned off: Kyverno stops watching the downstream and leaves it as it is; it is no longer reverted or recreated"+
+				upstream.RemoveWatchersForPolicy.Cite(), "")
 	}
 	f.enqueueSync(e, syncUpdated)
 }

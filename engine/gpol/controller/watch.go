@@ -1,12 +1,14 @@
 package controller
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -163,7 +165,7 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 			if c.data.GVK() != g {
 				continue
 			}
-			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked (SyncWatchers)")
+			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked"+upstream.SyncWatchers.Cite())
 		}
 	}
 }
@@ -181,7 +183,7 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 		if want[c.ref] {
 			continue
 		}
-		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it (CleanupStaleDownstreams)")
+		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it"+upstream.CleanupStaleDownstreams.Cite())
 	}
 }
 
@@ -203,13 +205,45 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 		w.deleteCached(c, p, reason)
 		n++
 	}
-	if n == 0 && p != nil && p.Namespaced() && t != nil {
-		tref := t.ref()
-		w.f.emit(timeline.ActionKept, nil, p, singleRule(p), &tref,
-			"not deleted: Kyverno 1.19's WatchManager looks tracked downstreams up by the policy-name label (the policy's name) "+
-				"against the key namespace/name of a NamespacedGeneratingPolicy, which never matches, so nothing is deleted (GENERATING-POLICY.md §3.6)")
+	if n == 0 && p != nil && p.Namespaced() {
+		var tref *resource.Ref
+		if t != nil {
+			r := t.ref()
+			tref = &r
+		}
+		for _, c := range w.ngpolTracked(p, t) {
+			r := c.ref
+			w.f.emit(timeline.ActionKept, &r, p, singleRule(p), tref,
+				"not deleted: "+reason+", but "+ngpolMisses(p)+upstream.DeleteDownstreamsFilter.Cite())
+		}
 	}
 	return n
+}
+
+// ngpolTracked lists the tracked downstreams of a NamespacedGeneratingPolicy
+// (of one trigger, or all with t nil) that Kyverno's label filter misses:
+// their policy-name label is the policy's name, its key namespace/name.
+func (w *watchManager) ngpolTracked(p *gpol.Policy, t *triggerSpec) []*cached {
+	uids := w.sortedUIDs()
+	if t != nil {
+		uids = w.triggerUIDs(p.Name, t.uid)
+	}
+	var out []*cached
+	for _, uid := range uids {
+		if c := w.cache[uid]; c.labels[generate.LabelPolicyName] == p.Name && c.ref.Namespace == p.Namespace {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// ngpolMisses says why Kyverno deletes nothing a NamespacedGeneratingPolicy
+// generated when it should (engine/doc.go; GENERATING-POLICY.md §3.6 in the
+// project's notes).
+func ngpolMisses(p *gpol.Policy) string {
+	return fmt.Sprintf("Kyverno %s deletes nothing for a NamespacedGeneratingPolicy: it looks its downstreams up by their label "+
+		"generate.kyverno.io/policy-name (%q) against the policy's key %q, which never matches (a bug of this release)",
+		upstream.Version, p.Name, p.Namespace+"/"+p.Name)
 }
 
 // getDownstreams is GetDownstreams: copies of the policy's cached objects.
@@ -244,6 +278,17 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 				}
 				w.f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, reason)
 			}
+		}
+	}
+	if deleteDownstream && p != nil && p.Namespaced() {
+		for _, c := range w.ngpolTracked(p, nil) {
+			if _, clone := c.labels[generate.LabelSourceUID]; clone {
+				continue
+			}
+			r := c.ref
+			w.f.emit(timeline.ActionKept, &r, p, singleRule(p), nil,
+				"not deleted: the policy was deleted with synchronize on and orphanDownstreamOnPolicyDelete false, but "+ngpolMisses(p)+
+					upstream.RemoveWatchersFilter.Cite())
 		}
 	}
 	for g := range w.policyRefs[policyKey] {
@@ -308,7 +353,7 @@ func (f *Family) explainUnwatched(ev generate.WatchEvent) {
 	}
 	r := obj.Ref()
 	if ev.Type == generate.WatchDeleted {
-		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
+		f.emit(timeline.ActionIgnored, &r, p, singleRule(p), nil, "not recreated: synchronize is off, so Kyverno does not watch what this policy generated; "+
 			"it stays deleted until the policy runs again for its trigger (a trigger update, or generateExisting)")
 		return
 	}
@@ -354,7 +399,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		if _, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next); err == nil {
 			r := c.ref
 			w.f.emit(timeline.ActionReverted, &r, p, singleRule(p), nil,
-				"synchronize is on: Kyverno's watch saw the change and put back the copy it cached when it generated the downstream (WatchManager.handleUpdate)")
+				"synchronize is on: Kyverno watches what it generated, saw the change and put back the copy it saved when it generated the downstream"+upstream.WatchUpdate.Cite())
 		}
 		return
 	}
@@ -405,8 +450,8 @@ func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo
 	r := obj.Ref()
 	if c == nil {
 		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != admission.BackgroundUser && w.knownPolicyName(name) {
-			w.f.emit(timeline.ActionKept, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
-				"not recreated: Kyverno 1.19 recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
+			w.f.emit(timeline.ActionIgnored, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
+				"not recreated: Kyverno "+upstream.Version+" recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
 					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
 		}
 		return

@@ -10,15 +10,12 @@ import (
 	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/timeline"
 )
 
 // webhookConfigName is the ValidatingWebhookConfiguration Kyverno renders
 // GeneratingPolicies into.
 const webhookConfigName = "kyverno-resource-validating-webhook-cfg"
-
-// AdmissionControllerUser is the username of Kyverno's admission
-// controller, which writes the webhook configurations.
-const AdmissionControllerUser = "system:serviceaccount:kyverno:kyverno-admission-controller"
 
 // kyvernoLibraries are identifiers of Kyverno's CEL libraries: a match
 // condition that uses one does not compile in the Kubernetes webhook CEL
@@ -108,11 +105,12 @@ func (f *Family) renderWebhooks() {
 		return webhooks[i].(map[string]any)["name"].(string) < webhooks[j].(map[string]any)["name"].(string)
 	})
 	ref := resource.Ref{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: webhookConfigName}
-	user := admission.UserInfo{Username: AdmissionControllerUser}
+	user := admission.UserInfo{Username: admission.AdmissionControllerUser}
 	live, err := f.store.View(ref)
 	if len(webhooks) == 0 {
-		if err == nil {
-			_ = f.core.Delete(user, ref)
+		if err == nil && f.core.Delete(user, ref) == nil {
+			f.emit(timeline.ActionDeleted, &ref, nil, "", nil,
+				"no GeneratingPolicy or NamespacedGeneratingPolicy needs Kyverno's admission webhook any more, so Kyverno removed its configuration")
 		}
 		return
 	}
@@ -120,11 +118,21 @@ func (f *Family) renderWebhooks() {
 		"metadata": map[string]any{"name": ref.Name, "labels": map[string]any{"webhook.kyverno.io/managed-by": "kyverno"}},
 		"webhooks": webhooks}
 	if err == nil {
+		if resource.Equal(live["webhooks"], obj["webhooks"]) {
+			return
+		}
 		obj.Metadata()["resourceVersion"] = live.ResourceVersion()
-		_, _ = f.core.Update(user, obj)
+		if _, err := f.core.Update(user, obj); err == nil {
+			f.emit(timeline.ActionUpdated, &ref, nil, "", nil,
+				"Kyverno rewrote its admission webhook's rules to follow the GeneratingPolicies as they are now: "+
+					"the API server sends Kyverno the requests they match")
+		}
 		return
 	}
-	_, _ = f.core.Create(user, obj)
+	if _, err := f.core.Create(user, obj); err == nil {
+		f.emit(timeline.ActionCreated, &ref, nil, "", nil,
+			"Kyverno registered its admission webhook for the GeneratingPolicies: from now on the API server sends Kyverno the requests they match")
+	}
 }
 
 func webhook(name, path string, nsSel, objSel map[string]any, rules []any) map[string]any {

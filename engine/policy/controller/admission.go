@@ -266,11 +266,11 @@ func (c *Family) downstreamChanged(req admission.Request, old resource.Object, l
 	t := triggerFromLabels(labels)
 	tref := c.triggerRef(t)
 	if !rule.Generate.Synchronize {
-		msg := "synchronize is false, so Kyverno does not watch the downstream: the change stays"
+		action, msg := timeline.ActionKept, "synchronize is false, so Kyverno does not watch the downstream: the change stays"
 		if kind == causeDownstreamDeleted {
-			msg = "synchronize is false, so Kyverno does not watch the downstream: it stays deleted until the rule is next applied to its trigger (a trigger update, or generateExisting on a policy change or background scan)"
+			action, msg = timeline.ActionIgnored, "synchronize is false, so Kyverno does not watch the downstream: it stays deleted until the rule is next applied to its trigger (a trigger update, or generateExisting on a policy change or background scan)"
 		}
-		c.emit(timeline.ActorKyverno, timeline.ActionKept, &ref, p, rule.Name, tref, msg)
+		c.emit(timeline.ActorKyverno, action, &ref, p, rule.Name, tref, msg)
 		return
 	}
 	c.enqueue(&updateRequest{kind: urGenerate, policy: p, rule: rule.Name, trigger: t, cause: cause{kind: kind, object: &ref}})
