@@ -161,7 +161,9 @@
 //
 // Below the loader, inside the worker, this program sets
 // globalThis.__genplayWasm = {version, build ("core" | "full"),
-// run(text, optionsJSON, token?, base?) -> resultJSON, injectFault(name) -> error}
+// run(text, optionsJSON, token?, base?) -> resultJSON, runAsync (the same
+// arguments, a Promise of the same answer: the page's-thread runner),
+// stop(), injectFault(name) -> error}
 // and then calls globalThis.__genplayOnReady() if the worker defined it.
 // Nothing else should use that private object. token names the answer;
 // base names an earlier answer the loader still holds (its last, for the

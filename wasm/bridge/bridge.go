@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,7 +83,17 @@ func Run(text, options string) []byte { return RunSince(text, options, "", "") }
 // objects that are the same in base, and says so in "reuse" (see Reuse):
 // a run after an edit at the end of the scenario sends only what changed.
 // Empty token and base: Run.
-func RunSince(text, options, token, base string) (out []byte) {
+func RunSince(text, options, token, base string) []byte {
+	return RunYielding(context.Background(), text, options, token, base, nil)
+}
+
+// RunYielding is RunSince for a run on the page's own thread (the embed's
+// fallback where no Worker can start): yield is called between bits of
+// work (engine.Options.Yield), where it gives the page's event loop a turn,
+// and cancelling ctx (the page's Stop, or its deadline) stops the run at
+// the engine's next look at it. The bytes are RunSince's when neither
+// happens.
+func RunYielding(ctx context.Context, text, options, token, base string, yield func()) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Internal(r)
@@ -99,6 +110,10 @@ func RunSince(text, options, token, base string) (out []byte) {
 		return Failure(fmt.Errorf("the scenario is %d bytes; the limit is %d", len(text), MaxInput))
 	}
 	opts.Families = Families
+	if ctx != context.Background() {
+		opts.Context = ctx
+	}
+	opts.Yield = yield
 	return encodeSince(runEngine(file, []byte(text), opts), token, base)
 }
 
