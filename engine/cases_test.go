@@ -14,7 +14,6 @@ import (
 
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
-	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // Behaviour cases: every chainsaw Test under testdata/cases is a case. Its
@@ -136,7 +135,6 @@ func runCase(t *testing.T, name string, checks []caseCheck) {
 		opts = gpolOptions
 	}
 	file := "cases/" + name + ".yaml"
-	corpus.Write(t, "case", string(data)) // for make oracle-record
 	res := Run(file, data, opts)
 	invalid := false
 	for _, c := range checks {

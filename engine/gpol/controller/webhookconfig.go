@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"sort"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/internal/digest"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -95,7 +95,7 @@ func (f *Family) renderWebhooks() {
 		}
 		name := prefix + ".validate.kyverno.svc-ignore"
 		if len(groups) > 1 {
-			sum := sha256.Sum256([]byte(canonical(g.nsSel) + canonical(g.objSel)))
+			sum := digest.SHA256([]byte(canonical(g.nsSel) + canonical(g.objSel)))
 			name += "-" + hex.EncodeToString(sum[:])[:8]
 		}
 		sort.Strings(g.names)
