@@ -208,7 +208,7 @@ func runRoundTrip(t *testing.T, key string, test *scenario.Test, opts engine.Opt
 		}
 	}
 	out.firstGen = "no-generation"
-	if i := c.FirstGeneration(); i >= 0 {
+	if i := firstGeneration(c); i >= 0 {
 		out.firstGen = "same"
 		for _, d := range c.Steps[i].Diffs {
 			if isDownstream(d.Legacy) || isDownstream(d.CEL) {
@@ -250,4 +250,19 @@ func genericReason(msg string) string {
 		msg = msg[:strings.Index(msg, " {{")] + msg[i:]
 	}
 	return msg
+}
+
+// firstGeneration returns the first step after which c's run as written
+// holds a downstream (an object labelled generate.kyverno.io/policy-name),
+// or -1.
+func firstGeneration(c *migrate.Comparison) int {
+	for i, s := range c.Steps {
+		last := s.Legacy[len(s.Legacy)-1]
+		for _, o := range last.Cluster {
+			if _, ok := o.Labels()["generate.kyverno.io/policy-name"]; ok && migrate.Compared(o) {
+				return i
+			}
+		}
+	}
+	return -1
 }

@@ -373,18 +373,3 @@ func (c *Comparison) Differs() bool {
 	}
 	return c.Unaligned != ""
 }
-
-// FirstGeneration returns the first step after which the run as written
-// holds a downstream (an object labelled generate.kyverno.io/policy-name),
-// or -1.
-func (c *Comparison) FirstGeneration() int {
-	for i, s := range c.Steps {
-		last := s.Legacy[len(s.Legacy)-1]
-		for _, o := range last.Cluster {
-			if _, ok := o.Labels()["generate.kyverno.io/policy-name"]; ok && Compared(o) {
-				return i
-			}
-		}
-	}
-	return -1
-}
