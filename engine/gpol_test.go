@@ -51,7 +51,7 @@ spec:
 // celSession is a session with the CEL family and no snapshots.
 func celSession(tb testing.TB, n int, exceptions bool) *Session {
 	tb.Helper()
-	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions,
+	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions, Permissions: PermissionsKyvernoE2E,
 		Limits: Limits{Objects: 4*n + 100, Requests: 1 << 40}})
 	s.skipSnapshots = true
 	s.nextScan = s.nextScan.Add(1 << 62)
