@@ -104,11 +104,6 @@ type runner struct {
 	scratch *shell.Scratch
 }
 
-// errSkip stops a test that cannot be simulated honestly.
-type errSkip struct{ reason string }
-
-func (e errSkip) Error() string { return e.reason }
-
 func (r *runner) run() {
 	r.ns = r.t.Namespace
 	if r.ns == "" {

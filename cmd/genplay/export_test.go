@@ -38,7 +38,12 @@ func TestExportedGalleryPasses(t *testing.T) {
 			src := filepath.Join(t.TempDir(), ex.File)
 			require.NoError(t, os.WriteFile(src, ex.Text, 0o644))
 			text := genplayExport(t, src)
-			assert.Contains(t, text, "# genplay: wait until Kyverno reports", "the policy's readiness is waited for")
+			// The policy's readiness is waited for: by the example's own
+			// assert right after it, or by one the export inserts.
+			waits := strings.Count(text, "# genplay: wait until Kyverno reports") +
+				strings.Count(text, "status:\n            conditions:\n            - reason: Succeeded") +
+				strings.Count(text, "conditionStatus:\n              ready: true")
+			assert.Positive(t, waits, "the policy's readiness is waited for")
 			assert.Contains(t, text, "# genplay: Kyverno created", "what Kyverno generated is asserted")
 			assert.True(t, strings.HasPrefix(text, string(ex.Text[:bytes.Index(ex.Text, []byte("apiVersion:"))])), "the comments on top are kept")
 			exported := filepath.Join(t.TempDir(), ex.File)
@@ -131,7 +136,13 @@ func TestExportedConformanceTestsPass(t *testing.T) {
 		assert.Equal(t, 0, code, "the export of %s passes genplay test:\n%s", file, text)
 	}
 	t.Logf("%d of %d conformance tests export, and their exports pass genplay test", exported, len(tests))
-	assert.GreaterOrEqual(t, exported, 160, "as many tests export as pass in genplay (run -o: chart permissions)")
+	// 158: the tests that pass in genplay under a default Helm install's
+	// permissions (export's default). Two more pass only under Kyverno's e2e
+	// install, as in Kyverno's CI: cpol-clone-sync-modify-downstream-apply
+	// (server-side apply is a patch, which its ClusterRole does not grant)
+	// and skip-background-requests (its script updates a Namespace as the
+	// background controller, which the chart lets only read Namespaces).
+	assert.GreaterOrEqual(t, exported, 158, "as many tests export as pass in genplay (run -o: chart permissions)")
 }
 
 // TestExportTakesThePermissionsOfTheClusterItIsFor: a policy that clones a

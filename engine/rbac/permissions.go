@@ -117,7 +117,7 @@ var (
 	backgroundController = controller{serviceAccount: backgroundServiceAccountName, user: admission.BackgroundUser,
 		defaults: defaultBackgroundPermissions, e2e: kyvernoE2EPermissions, aggregation: backgroundAggregationSelectors}
 	admissionController = controller{serviceAccount: "kyverno-admission-controller",
-		user: "system:serviceaccount:" + backgroundServiceAccountNamespace + ":kyverno-admission-controller",
+		user:     "system:serviceaccount:" + backgroundServiceAccountNamespace + ":kyverno-admission-controller",
 		defaults: defaultAdmissionPermissions, e2e: kyvernoE2EAdmissionPermissions, aggregation: []map[string]string{
 			{"rbac.kyverno.io/aggregate-to-admission-controller": "true"},
 			{"app.kubernetes.io/component": "admission-controller", "app.kubernetes.io/instance": "kyverno", "app.kubernetes.io/part-of": "kyverno"},

@@ -124,7 +124,6 @@ type templateCompiler struct {
 	path        string
 	interpolate bool
 	lines       []string
-	failed      bool
 }
 
 // node compiles one YAML node. It returns (nil, nil) when a placeholder did
