@@ -22,3 +22,10 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// auditFailure returns the first audit violation of any session, or nil.
+func auditFailure() error {
+	auditMu.Lock()
+	defer auditMu.Unlock()
+	return auditViolation
+}

@@ -97,13 +97,6 @@ func noteAudit(err error) {
 	}
 }
 
-// auditFailure returns the first audit violation of any session, or nil.
-func auditFailure() error {
-	auditMu.Lock()
-	defer auditMu.Unlock()
-	return auditViolation
-}
-
 // NewSession returns a cluster with its system namespaces and Kyverno.
 func NewSession(opts Options) *Session {
 	clock := cluster.NewClock()

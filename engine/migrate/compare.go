@@ -381,25 +381,3 @@ func (c *Comparison) Differs() bool {
 	}
 	return c.Unaligned != ""
 }
-
-// FirstGeneration returns the first step after which the run as written
-// holds a downstream (an object labelled generate.kyverno.io/policy-name),
-// or -1.
-func (c *Comparison) FirstGeneration() int {
-	at := make(map[int]int, len(c.Steps)) // the last run step of each compared step
-	for i, s := range c.Steps {
-		at[s.Legacy[len(s.Legacy)-1].Index] = i
-	}
-	for st, cluster := range c.Legacy.Clusters() {
-		i, ok := at[st.Index]
-		if !ok {
-			continue
-		}
-		for _, o := range cluster.Objects() {
-			if _, ok := o.Labels()["generate.kyverno.io/policy-name"]; ok && Compared(o) {
-				return i
-			}
-		}
-	}
-	return -1
-}

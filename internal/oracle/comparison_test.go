@@ -1,7 +1,10 @@
 package oracle
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -353,5 +356,37 @@ func short(v any) string {
 	if len(s) > 120 {
 		s = s[:117] + "..."
 	}
+	return s
+}
+
+// Load reads every recording of a version's folder, sorted by name.
+func Load(dir string) ([]*Recording, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []*Recording
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var r Recording
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if r.Format != Format {
+			return nil, fmt.Errorf("%s: format %d, want %d", f, r.Format, Format)
+		}
+		out = append(out, &r)
+	}
+	return out, nil
+}
+
+// UID is an object's metadata.uid.
+func UID(o map[string]any) string {
+	m, _ := o["metadata"].(map[string]any)
+	s, _ := m["uid"].(string)
 	return s
 }
