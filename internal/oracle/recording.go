@@ -4,9 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -54,6 +51,11 @@ type Evidence struct {
 	// Permissions is the background controller's RBAC, as a genplay
 	// permissions profile (engine.ParsePermissions).
 	Permissions string `json:"permissions"`
+	// ScanInterval is the background controller's BACKGROUND_SCAN_INTERVAL
+	// when the stack shortened it (empty: Kyverno's default, an hour): a
+	// scenario that sleeps whole hours ran with each hour replaced by a
+	// wait for one periodic reconcile (Scans), from a start just after one.
+	ScanInterval string `json:"scanInterval,omitempty"`
 }
 
 // Settle is when a step counts as settled: no UpdateRequest exists, every
@@ -126,31 +128,6 @@ const (
 	Recreated = "recreated" // gone and back under a new UID
 	Updated   = "updated"   // its view changed
 )
-
-// Load reads every recording of a version's folder, sorted by name.
-func Load(dir string) ([]*Recording, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	var out []*Recording
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		var r Recording
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		if r.Format != Format {
-			return nil, fmt.Errorf("%s: format %d, want %d", f, r.Format, Format)
-		}
-		out = append(out, &r)
-	}
-	return out, nil
-}
 
 // Digest is the hash of a view's canonical JSON.
 func Digest(v any) string {

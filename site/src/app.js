@@ -20,6 +20,8 @@ import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
+import { withClusters } from './reader.js';
+import { withDiffs } from './diff.js';
 import { createTimeline } from './timeline.js';
 import { createClusterView } from './cluster.js';
 import { createMatrix } from './matrix.js';
@@ -74,7 +76,7 @@ function setStatus(text, kind = '') {
 // return the result or a promise of it. A scenario with a CEL policy loads
 // the full build first (genplay.js): the page says so while it downloads.
 async function engineRun(text, options) {
-  return await genplay.run(text, options);
+  return withDiffs(withClusters(await genplay.run(text, options)));
 }
 // When the CEL engine downloaded (performance.now()), so that a run's time
 // does not count the download.
