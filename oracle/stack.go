@@ -29,9 +29,13 @@ type stack struct {
 	// kube-controller-manager, not Kyverno (to check the cluster alone).
 	kubernetesOnly bool
 	cache          string // the build cache (binaries)
-	version  string // Kyverno's
-	instance int
-	dir      string // run/<instance>: certs, logs, pids, etcd data
+	version        string // Kyverno's
+	k8s            string // Kubernetes' (kubernetesFor), once known
+	// scanInterval is the background controller's
+	// BACKGROUND_SCAN_INTERVAL when shortened (empty: Kyverno's hour).
+	scanInterval string
+	instance     int
+	dir          string // run/<instance>: certs, logs, pids, etcd data
 }
 
 func newStack(cache, version string, instance int) *stack {
@@ -63,6 +67,21 @@ func (s *stack) bin(component, name string) string {
 	return filepath.Join(s.cache, component, name)
 }
 func (s *stack) kyvernoDir() string { return filepath.Join(s.cache, "kyverno-"+s.version) }
+func (s *stack) k8sDir() string     { return filepath.Join(s.cache, "kubernetes-"+s.k8s) }
+
+// kubernetesFor is the Kubernetes release Kyverno's build runs on: the
+// one whose libraries its go.mod requires, as oracle/build.sh wrote it
+// beside Kyverno's binaries (K8S_VERSION in the environment overrides it).
+func kubernetesFor(kyvernoDir string) (string, error) {
+	if v := os.Getenv("K8S_VERSION"); v != "" {
+		return v, nil
+	}
+	b, err := os.ReadFile(filepath.Join(kyvernoDir, "kubernetes-version"))
+	if err != nil {
+		return "", fmt.Errorf("which Kubernetes Kyverno runs on: %w (oracle/build.sh writes it)", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
 
 func (s *stack) admin() (*kube, error) {
 	c := s.certs()
@@ -91,6 +110,9 @@ type evidence struct {
 	StartedAt    time.Time `json:"startedAt"`    // when the stack was up
 	StartSeconds float64   `json:"startSeconds"` // how long up took
 	Authorizer   string    `json:"authorizer"`   // kube-apiserver's --authorization-mode
+	// ScanInterval is the background controller's BACKGROUND_SCAN_INTERVAL
+	// when the stack shortened it (up -scan-interval).
+	ScanInterval string `json:"scanInterval,omitempty"`
 }
 
 func (s *stack) evidenceFile() string { return filepath.Join(s.dir, "evidence.json") }
@@ -120,7 +142,14 @@ func (s *stack) up(ctx context.Context) error {
 			return err
 		}
 	}
-	k8s := "kubernetes-" + k8sVersion
+	if s.k8s == "" {
+		v, err := kubernetesFor(s.kyvernoDir())
+		if err != nil {
+			return err
+		}
+		s.k8s = v
+	}
+	k8s := "kubernetes-" + s.k8s
 	need := []string{s.bin("etcd-"+etcdVersion, "etcd"), s.bin(k8s, "kube-apiserver"), s.bin(k8s, "kube-controller-manager"), s.bin(k8s, "kubectl")}
 	if !s.kubernetesOnly {
 		need = append(need, filepath.Join(s.kyvernoDir(), "kyverno"), filepath.Join(s.kyvernoDir(), "background-controller"),
@@ -220,7 +249,8 @@ func (s *stack) up(ctx context.Context) error {
 	if err := s.startKyverno(ctx, admin); err != nil {
 		return err
 	}
-	ev := &evidence{StartedAt: time.Now().UTC().Truncate(time.Second), StartSeconds: time.Since(start).Round(100 * time.Millisecond).Seconds(), Authorizer: authz}
+	ev := &evidence{StartedAt: time.Now().UTC().Truncate(time.Second), StartSeconds: time.Since(start).Round(100 * time.Millisecond).Seconds(),
+		Authorizer: authz, ScanInterval: s.scanInterval}
 	var v struct{ GitVersion string }
 	if err := admin.get(ctx, "/version", &v); err != nil {
 		return err
@@ -239,8 +269,8 @@ func (s *stack) up(ctx context.Context) error {
 			ev.Chainsaw = string(m[1])
 		}
 	}
-	if ev.Kyverno != s.version || ev.Background != s.version || ev.Kubernetes != k8sVersion {
-		return fmt.Errorf("the live components report Kyverno %q/%q and Kubernetes %q, not %s and %s", ev.Kyverno, ev.Background, ev.Kubernetes, s.version, k8sVersion)
+	if ev.Kyverno != s.version || ev.Background != s.version || ev.Kubernetes != s.k8s {
+		return fmt.Errorf("the live components report Kyverno %q/%q and Kubernetes %q, not %s and %s", ev.Kyverno, ev.Background, ev.Kubernetes, s.version, s.k8s)
 	}
 	b, _ := json.MarshalIndent(ev, "", "  ")
 	if err := os.WriteFile(s.evidenceFile(), append(b, '\n'), 0o644); err != nil {
@@ -347,7 +377,7 @@ func (s *stack) installKyverno(ctx context.Context) error {
 }
 
 func (s *stack) kubectl(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, s.bin("kubernetes-"+k8sVersion, "kubectl"), append([]string{"--kubeconfig=" + s.kubeconfig()}, args...)...)
+	cmd := exec.CommandContext(ctx, filepath.Join(s.k8sDir(), "kubectl"), append([]string{"--kubeconfig=" + s.kubeconfig()}, args...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("kubectl %s: %w\n%s", strings.Join(args, " "), err, lastLines(string(out), 20))
@@ -421,7 +451,7 @@ func (s *stack) deploymentContainer(deployment, name string) (*container, error)
 
 // kyvernoProcess starts one of Kyverno's controllers with the chart's flags
 // and environment, overriding what running outside the cluster changes.
-func (s *stack) kyvernoProcess(name, deployment, containerName, binary, sa string, override map[string]string) error {
+func (s *stack) kyvernoProcess(name, deployment, containerName, binary, sa string, override map[string]string, extraEnv ...string) error {
 	c, err := s.deploymentContainer(deployment, containerName)
 	if err != nil {
 		return err
@@ -458,7 +488,7 @@ func (s *stack) kyvernoProcess(name, deployment, containerName, binary, sa strin
 		}
 		env = append(env, e.Name+"="+v)
 	}
-	return s.start(name, binary, env, args...)
+	return s.start(name, binary, append(env, extraEnv...), args...)
 }
 
 func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
@@ -472,10 +502,19 @@ func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.kyvernoProcess("kyverno-background", "kyverno-background-controller", "controller", filepath.Join(kd, "background-controller"), saBg, map[string]string{
+	bg := map[string]string{
 		"metricsPort":                     strconv.Itoa(s.port(portBgMetrics)),
 		"controllerRuntimeMetricsAddress": "127.0.0.1:" + strconv.Itoa(s.port(portBgCRMetrics)),
-	}); err != nil {
+	}
+	var bgEnv []string
+	if s.scanInterval != "" {
+		// A short background scan, and the log line of each periodic
+		// reconcile (V(3) in pkg/policy/policy_controller.go
+		// forceReconciliation), which the recorder's scan hook waits for.
+		bgEnv = append(bgEnv, "BACKGROUND_SCAN_INTERVAL="+s.scanInterval)
+		bg["v"] = "3"
+	}
+	if err := s.kyvernoProcess("kyverno-background", "kyverno-background-controller", "controller", filepath.Join(kd, "background-controller"), saBg, bg, bgEnv...); err != nil {
 		return err
 	}
 	// The cleanup controller runs when it was built (ORACLE_CLEANUP=1).
@@ -504,7 +543,9 @@ func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
 			}
 		}
 		for _, lease := range []string{"kyverno-background-controller", "kyverno"} {
-			var l struct{ Spec struct{ HolderIdentity string } }
+			var l struct {
+				Spec struct{ HolderIdentity string }
+			}
 			if err := admin.get(ctx, "/apis/coordination.k8s.io/v1/namespaces/kyverno/leases/"+lease, &l); err != nil {
 				return fmt.Errorf("lease %s: %w", lease, err)
 			}
