@@ -1,4 +1,4 @@
-//go:build !(js && wasm) || cel
+//go:build !(js && wasm)
 
 package engine
 
@@ -11,9 +11,9 @@ import (
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// Kubernetes' certificates API (package certificates) in the native and
-// full builds; the browser's core build leaves it out (certificates_core.go)
-// for its size budget, with the shell's kubeconfig and openssl.
+// Kubernetes' certificates API (package certificates) in the native
+// builds; the browser's builds leave it out (certificates_wasm.go) for
+// their size budgets, with the shell's kubeconfig and openssl.
 
 // certificateStrategy applies the API server's strategy for
 // CertificateSigningRequests to a user's write of next over old (nil: a

@@ -46,9 +46,10 @@
 //     keys, requests and certificates (package pki) have real PEM and DER
 //     shapes but no cryptography: their numbers are deterministic
 //     stand-ins, and only the cluster's simulated CA can issue one the
-//     simulated API server accepts. The browser's core build leaves the
-//     certificates API, kubeconfigs and openssl out (its size budget):
-//     such a script is skipped there, saying so.
+//     simulated API server accepts. The browser's builds leave the
+//     certificates API, kubeconfigs and openssl out (their size budgets:
+//     +180 KB brotli in the full build), so such a script is skipped
+//     there, saying so; the genplay CLI runs it.
 //     kubectl evict deletes a pod at once (pods never run here), after the
 //     CREATE of pods/eviction Kyverno's webhook sees. Kyverno's permission
 //     check on generate targets is modelled (package rbac): a policy is

@@ -31,8 +31,8 @@
 // CertificateSigningRequest's approval, and the cluster's signer issues
 // its certificate (package certificates). A kubectl call whose context's
 // user has another client certificate acts as the user the API server
-// authenticates from it. The browser's core build leaves these out
-// (identity_core.go), and a script that needs them is skipped there.
+// authenticates from it. The browser's builds leave these out
+// (identity_wasm.go), and a script that needs them is skipped there.
 //
 // kubectl's flag grammar is kubectl_flags.go; each verb is a file,
 // kubectl_VERB.go (apply and replace, create, delete, get, label and

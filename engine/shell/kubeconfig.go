@@ -1,4 +1,4 @@
-//go:build !(js && wasm) || cel
+//go:build !(js && wasm)
 
 package shell
 
@@ -21,8 +21,8 @@ import (
 // reads the file $KUBECONFIG (or --kubeconfig) names from the scratch
 // folder, picks a context (--context, else current-context), and sends
 // the client certificate of its user, which the API server authenticates
-// (package certificates). This file is in the native and full builds; the
-// browser's core build leaves it out (identity_core.go).
+// (package certificates). This file is in the native builds; the
+// browser's builds leave it out (identity_wasm.go).
 
 // kubeconfigMissing is "" in builds that have kubeconfigs.
 const kubeconfigMissing = ""

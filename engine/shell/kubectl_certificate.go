@@ -1,4 +1,4 @@
-//go:build !(js && wasm) || cel
+//go:build !(js && wasm)
 
 package shell
 

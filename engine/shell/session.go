@@ -116,7 +116,7 @@ type runner struct {
 	// of the shell running kubectl (which the script set, as
 	// export KUBECONFIG=./temp): kubectl reads KUBECONFIG from vars, else
 	// env. kubeconfig is the file chainsaw wrote for the operation (""
-	// when none: the browser's core build).
+	// when none: the browser's builds).
 	env, vars  map[string]string
 	kubeconfig string
 	// identity says how the current kubectl call names its user (--as,

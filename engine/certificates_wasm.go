@@ -1,4 +1,4 @@
-//go:build js && wasm && !cel
+//go:build js && wasm
 
 package engine
 
@@ -9,7 +9,7 @@ import (
 	"github.com/genplay/genplay/engine/resource"
 )
 
-// The browser's core build has no certificates API (certificates.go):
+// The browser's builds have no certificates API (certificates.go):
 // a CertificateSigningRequest is stored as written, and nothing signs it.
 
 func (s *Session) certificateStrategy(admission.UserInfo, resource.Object, resource.Object) error { return nil }
@@ -17,7 +17,7 @@ func (s *Session) certificateStrategy(admission.UserInfo, resource.Object, resou
 // UpdateApproval is not in this build: the shell's kubectl certificate,
 // its only caller, is not either.
 func (s *Session) UpdateApproval(admission.UserInfo, resource.Object) (resource.Object, error) {
-	return nil, errors.New("the browser's core build has no certificates API")
+	return nil, errors.New("genplay in the browser has no certificates API")
 }
 
 func (s *Session) runSigner(resource.Object) {}
