@@ -27,8 +27,10 @@ func TestExamplesAndChainsawTestsReplayByteForByte(t *testing.T) {
 	for _, e := range list {
 		t.Run("example "+e.File, func(t *testing.T) {
 			run := func() []byte {
-				out, err := timeline.Marshal(Run(e.File, e.Text, Options{Families: celFamilies}))
+				res := Run(e.File, e.Text, Options{Families: celFamilies})
+				out, err := timeline.Marshal(res)
 				require.NoError(t, err)
+				checkRoundTrip(t, res, out)
 				return out
 			}
 			checkGolden(t, filepath.Join("testdata", "golden", "examples", strings.TrimSuffix(e.File, ".yaml")+".json"), run(), run())
@@ -47,8 +49,9 @@ func TestExamplesAndChainsawTestsReplayByteForByte(t *testing.T) {
 				require.False(t, diags.HasErrors(), "%v", diags)
 				var all []byte
 				for _, test := range tests {
-					// The CLI's families: a test of the CEL family runs it.
-					out, err := timeline.Marshal(RunTest(test, Options{Files: fsys, Families: celFamilies, PolicyExceptions: true}))
+					// As genplay test runs it: the CLI's families, exceptions
+					// on and Kyverno's e2e permissions.
+					out, err := timeline.Marshal(RunTest(test, Options{Files: fsys, Families: celFamilies, PolicyExceptions: true, Permissions: PermissionsKyvernoE2E}))
 					require.NoError(t, err)
 					all = append(all, out...)
 				}

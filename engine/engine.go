@@ -40,6 +40,12 @@ type Options struct {
 	// stops with a diagnostic that says so, and where it stops depends on
 	// the machine.
 	Context context.Context
+	// Yield, when set, is called between bits of work (as often as the
+	// work budget looks at Context): the browser's main-thread runner
+	// sleeps there so that the page handles its events while a run is in
+	// progress, and a Stop can cancel Context. It must not change anything
+	// the run sees: the result is the same with or without it.
+	Yield func()
 	// Permissions is what Kyverno's background controller may manage, for
 	// the permission check of policy validation (package rbac); empty means
 	// PermissionsChart.
@@ -89,9 +95,11 @@ type Limits struct {
 	Operations int
 	// Objects is the most objects the simulated cluster may hold.
 	Objects int
-	// TimelineBytes bounds the timeline's size, estimated as JSON: every
-	// step records the whole cluster and a diff of what changed, so a big
-	// object times many steps would otherwise make a huge answer.
+	// TimelineBytes bounds the timeline's size as timeline.Marshal writes
+	// it, measured as it grows: every version of every object once (whole
+	// or as a patch), every step's events. The timeline keeps what it
+	// measures and nothing else, so this bounds its memory too; it grows
+	// with what the steps changed, not with the steps times the cluster.
 	TimelineBytes int
 	// ChainDepth bounds how deep a chain of generated triggers may go (a
 	// request caused by a write Kyverno made while processing another is

@@ -32,10 +32,15 @@ func register() error {
 		if err != nil {
 			return string(bridge.Failure(err))
 		}
-		return string(bridge.Run(text, options))
+		token, base := optionalString(args, 2), optionalString(args, 3)
+		return string(bridge.RunSince(text, options, token, base))
 	})
 	if err != nil {
 		return fmt.Errorf("wrap run: %w", err)
+	}
+	runAsync, stopAsync, err := asyncRun()
+	if err != nil {
+		return err
 	}
 	inject, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
 		if len(args) != 1 || args[0].Type() != safejs.TypeString {
@@ -69,6 +74,12 @@ func register() error {
 	}
 	if err := api.Set("run", run.Value()); err != nil {
 		return fmt.Errorf("set run: %w", err)
+	}
+	if err := api.Set("runAsync", runAsync.Value()); err != nil {
+		return fmt.Errorf("set runAsync: %w", err)
+	}
+	if err := api.Set("stop", stopAsync.Value()); err != nil {
+		return fmt.Errorf("set stop: %w", err)
 	}
 	if err := registerTools(api); err != nil {
 		return err
@@ -105,4 +116,17 @@ func arguments(args []safejs.Value) (text, options string, err error) {
 		return "", "", fmt.Errorf("run: read options: %w", err)
 	}
 	return text, options, nil
+}
+
+// optionalString is args[i] when it is a string, else "": run's private
+// token and base (wasm/doc.go).
+func optionalString(args []safejs.Value, i int) string {
+	if len(args) <= i || args[i].Type() != safejs.TypeString {
+		return ""
+	}
+	s, err := args[i].String()
+	if err != nil {
+		return ""
+	}
+	return s
 }

@@ -15,12 +15,6 @@ import (
 // unsupported is a reason genplay cannot run a script honestly.
 func unsupported(reason string) error { return &scenario.UnsupportedError{Reason: reason} }
 
-// ParseScript parses a script operation's content with no environment
-// variables set; see ParseScriptEnv.
-func ParseScript(content string) (List, error) {
-	return ParseScriptEnv(content, nil)
-}
-
 // kyvernoPods recognizes scripts that look at Kyverno's (or the cluster's
 // add-ons') own pods: genplay runs no pods.
 var kyvernoPods = []*regexp.Regexp{

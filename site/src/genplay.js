@@ -6,13 +6,16 @@
 // one. The contract is documented once, in wasm/doc.go.
 import { host } from './worker.js';
 
-const FORMAT = 'genplay.timeline/v1';
+const FORMAT = 'genplay.timeline/v2';
+// How many answers a loader keeps as bases; the bridge remembers as many
+// (wasm/bridge: keepAnswers).
+const KEEP_ANSWERS = 8;
 const internal = (message) => ({
-  format: FORMAT, test: '', steps: null, passed: false,
+  format: FORMAT, test: '', initial: [], steps: null, passed: false,
   diagnostics: [{ file: '', line: 0, column: 0, severity: 'error', message }],
 });
 const stoppedResult = (why, message) => ({
-  format: FORMAT, test: '', steps: [], passed: false, stopped: why,
+  format: FORMAT, test: '', initial: [], steps: [], passed: false, stopped: why,
   diagnostics: [{ file: '', line: 0, column: 0, severity: 'error', message }],
 });
 
@@ -41,7 +44,9 @@ async function compile(url) {
 // page's origin; on another origin (a documentation page embedding a
 // player: a Worker must come from the page's own origin, and a blob:
 // Worker would need that page's CSP to allow it) the host runs on the
-// page's own thread, where a run cannot be stopped midway.
+// page's own thread. There a run gives the page's event loop a turn every
+// few tens of milliseconds, so the page stays responsive, and stop()
+// cancels it: the engine ends it at its next look and answers.
 function spawn(workerURL, onmessage) {
   if (workerURL && new URL(workerURL, location.href).origin === location.origin) {
     const w = new Worker(workerURL);
@@ -52,7 +57,12 @@ function spawn(workerURL, onmessage) {
   let alive = true;
   const serve = host((m) => { if (alive) queueMicrotask(() => onmessage(m)); }, async (url) => { if (!globalThis.Go) await loadScript(url); });
   let chain = Promise.resolve();
-  return { post: (m) => { chain = chain.then(() => serve(m)); }, terminate: () => { alive = false; }, stoppable: false };
+  return {
+    post: (m) => { chain = chain.then(() => serve({ ...m, inPage: true })); },
+    stop: () => serve({ type: 'stop' }), // not chained: the run in progress is what it stops
+    terminate: () => { alive = false; },
+    stoppable: true,
+  };
 }
 
 /**
@@ -69,6 +79,15 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
   let current = null; // the run being computed: {id, resolve, timer}
   const queue = []; // runs and tool calls waiting for the engine: {id, type, name?, text, options, resolve}
   const faults = new Map(); // id -> resolve
+  // The engine's latest answers, by token: a run names one as its base and
+  // the engine leaves out the steps (and initial objects) that are the same
+  // in it (bridge.RunSince), which are put back here. So a run after an
+  // edit at the end of the scenario transfers only what changed, and the
+  // steps that did not change are the same objects as before.
+  let nextToken = 1;
+  const answers = new Map(); // token -> result, oldest first, at most KEEP_ANSWERS
+  const latest = new Map(); // options JSON -> the token of its latest answer
+  let lastToken = '';
 
   const onmessage = (m) => {
     switch (m.type) {
@@ -84,7 +103,10 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
         if (current?.id !== m.id) return;
         clearTimeout(current.timer);
         try {
-          current.resolve(JSON.parse(m.json));
+          const r = JSON.parse(m.json);
+          if (current.type === 'run') keep(current, r);
+          // A run stopped on the page's thread answers as a stopped run.
+          current.resolve(current.stopping ? stopped(current.stopping, r) : r);
         } catch (e) {
           const message = `internal error: ${e.message}`;
           current.resolve(current.type === 'tool' ? { tool: current.name, error: message } : internal(message));
@@ -119,7 +141,28 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     }
     engine = host;
     api.crashed = false;
+    answers.clear(); // a fresh engine remembers none of them
+    latest.clear();
+    lastToken = '';
     pump();
+  };
+
+  // keep puts back what an answer left out (its "reuse": the leading steps
+  // and the initial objects of its base) and keeps it as a base for later
+  // runs.
+  const keep = (run, r) => {
+    if (r.reuse) {
+      const base = answers.get(r.reuse.base);
+      if (!base) throw new Error(`the engine reused answer ${r.reuse.base}, which the loader no longer holds`);
+      r.steps = base.steps.slice(0, r.reuse.steps).concat(r.steps);
+      if (r.reuse.initial) r.initial = base.initial;
+      delete r.reuse;
+    }
+    if (!Array.isArray(r.steps) || !run.token) return;
+    answers.set(run.token, r);
+    latest.set(run.options ?? '', run.token);
+    lastToken = run.token;
+    while (answers.size > KEEP_ANSWERS) answers.delete(answers.keys().next().value);
   };
 
   // pump sends the next queued run to an idle engine, with its deadline.
@@ -129,7 +172,12 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     current = queue.shift();
     api.running = true;
     current.timer = setTimeout(() => halt('deadline'), api.deadlineMs);
-    engine.post({ type: current.type, id: current.id, name: current.name, text: current.text, options: current.options });
+    if (current.type === 'run') {
+      current.token = String(nextToken++);
+      const base = latest.get(current.options ?? '') || lastToken;
+      current.base = answers.has(base) ? base : '';
+    }
+    engine.post({ type: current.type, id: current.id, name: current.name, text: current.text, options: current.options, token: current.token, base: current.base });
   };
 
   // settleAll answers every waiting run (a tool call with the Result's
@@ -159,10 +207,30 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     });
   };
 
-  // halt ends the running run by terminating the engine, answers the runs
-  // waiting with a stopped result, and starts a fresh engine.
+  // stopped is what a stopped run answers: its result, or for a tool call
+  // an error, that says why.
+  const stopped = (why, r) => {
+    const s = (api.deadlineMs / 1000).toFixed(api.deadlineMs % 1000 ? 1 : 0);
+    const message = why === 'deadline'
+      ? `stopped: the run took longer than ${s} s, so genplay stopped it; your scenario is kept`
+      : 'stopped: you stopped the run; your scenario is kept';
+    return current.type === 'tool' ? { tool: current.name, error: message, stopped: why } : { ...stoppedResult(why, message), test: r?.test || '' };
+  };
+
+  // halt ends the running run: on the page's thread by cancelling it (the
+  // engine answers at its next look); in a worker by terminating it,
+  // answering the runs waiting with a stopped result, and starting a fresh
+  // engine.
   const halt = (why) => {
     if (!current || !engine?.stoppable) return Promise.resolve(false);
+    if (engine.stop) {
+      if (!current.stopping) {
+        current.stopping = why;
+        clearTimeout(current.timer);
+        engine.stop();
+      }
+      return Promise.resolve(true);
+    }
     engine.terminate();
     engine = null;
     const s = (api.deadlineMs / 1000).toFixed(api.deadlineMs % 1000 ? 1 : 0);
