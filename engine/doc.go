@@ -114,7 +114,9 @@
 //     Kyverno's recordings of another (internal/oracle), these differences
 //     of that release are known: Kyverno v1.19.1 updates a
 //     GeneratingPolicy's downstreams in place when the policy's spec
-//     changes (kyverno#16920), where v1.19.0 deletes and recreates them.
+//     changes (kyverno#16920), where v1.19.0 deletes and recreates them;
+//     Kyverno v1.19.1 recreates a synchronized downstream deleted twice
+//     (kyverno#17453), where v1.19.0 leaves the second deletion.
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition
