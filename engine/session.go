@@ -567,6 +567,9 @@ func (s *Session) PutAs(user admission.UserInfo, mode string, obj resource.Objec
 		return nil, nil, &scenario.UnsupportedError{Reason: fmt.Sprintf("writes the %s %s, and this build of genplay has no CEL engine "+
 			"(the browser's core build leaves the GeneratingPolicy family out); run the scenario with the genplay CLI", next.Kind(), next.Name())}
 	}
+	if err := s.certificateStrategy(user, old, next); err != nil {
+		return nil, nil, err
+	}
 	mark := s.eventMark()
 	var out resource.Object
 	verb := timeline.ActionCreated
@@ -580,13 +583,14 @@ func (s *Session) PutAs(user admission.UserInfo, mode string, obj resource.Objec
 		return nil, nil, err
 	}
 	s.userEventAt(mark, verb, out.Ref(), writeReason(user, mode))
+	s.runSigner(out)
 	return out, nil, nil
 }
 
 // writeReason says who wrote an object, and how.
 func writeReason(user admission.UserInfo, mode string) string {
 	if user.Username != Admin.Username {
-		return "by " + user.Username + " (kubectl --as, " + mode + ")"
+		return "by " + user.Username + " (" + mode + ")"
 	}
 	return map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
 		ModeUpdate: "replaced by the user (update)", ModePatch: "patched by the user"}[mode]
