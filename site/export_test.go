@@ -87,8 +87,8 @@ func TestPlaygroundExportAsTest(t *testing.T) {
 	p.shot("export-as-test")
 	scenario := eval[string](p, `genplayPlayground.text()`)
 	assert.True(t, strings.HasPrefix(text, scenario[:strings.Index(scenario, "apiVersion:")]), "the scenario's comments are kept")
-	// The example asserts its policy ready itself, right after applying it:
-	// the export adds no second wait for it.
+	// The example asserts the policy's readiness right after applying it,
+	// so the export adds no wait of its own (engine/export).
 	assert.NotContains(t, text, "# genplay: wait until Kyverno reports ClusterPolicy default-deny ready")
 	assert.Contains(t, text, "# genplay: Kyverno recreated NetworkPolicy team-a/default-deny")
 	assert.Contains(t, eval[string](p, `document.querySelector('#export-test-summary').textContent`), "2 asserts and 0 absence checks")

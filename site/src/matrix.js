@@ -4,7 +4,8 @@
 // that writes a column's settings into the scenario.
 import { h, replace, $ } from './dom.js';
 import { setGenerateFields } from './scenario.js';
-import { refString, keyOf, isPolicy, isCELPolicy, celEnabled, isKyvernoOwn } from './objects.js';
+import { refString, isPolicy, isCELPolicy, celEnabled, isKyvernoOwn } from './objects.js';
+import { readerOf } from './reader.js';
 import { reasonText } from './reasondocs.js';
 import { errorsIn, inputError, isCheck, stepFailed, failureOf, churnOnly } from './result.js';
 
@@ -34,6 +35,9 @@ export function createMatrix(page) {
       'Running this scenario under the four settings…'));
   }
 
+  let last = null; // the four results of the text shown, for a redraw
+  let showSame = false; // rows where every setting does the same are shown
+
   async function render() {
     if (!page.ready()) return;
     const text = page.text();
@@ -45,37 +49,64 @@ export function createMatrix(page) {
     if (mine !== seq) return;
     $('#matrix').removeAttribute('aria-busy');
     shownFor = text;
+    last = { results };
+    draw();
+  }
+
+  // The rows where the four settings do the same are hidden unless every
+  // step is asked for (allRows); then, in a matrix of more than FOLD_ROWS
+  // rows, runs of at least FOLD_RUN such rows are folded into one row: what
+  // differs is what the matrix is for.
+  const FOLD_ROWS = 12;
+  const FOLD_RUN = 3;
+
+  function draw() {
+    const { results } = last;
     const current = currentCombo(page.state.result);
+    const readers = results.map(readerOf);
     // Rows: what the user did; checks only where some setting fails them.
     const longest = results.reduce((a, r) => ((r.steps || []).length > (a.steps || []).length ? r : a), results[0]);
     const rows = (longest.steps || []).map((s, i) => [s, i])
       .filter(([s, i]) => !isCheck(s) || results.some((r) => r.steps?.[i] && stepFailed(r.steps[i])));
-    const cell = (r, i) => {
+    const cell = (r, i, reader) => {
       if (inputError(r)) return h('td', { class: 'failed' }, h('div', { class: 'error' }, `the scenario does not run: ${errorsIn(r)[0].message.split('\n')[0]}`));
       const s = r.steps?.[i];
       if (!s) {
         const at = (r.steps || []).findIndex(stepFailed);
         return h('td', { class: 'not-run' }, h('div', { class: 'sub' }, at >= 0 ? `did not run: step ${at + 1} failed` : 'did not run'));
       }
-      const items = reactions(s);
+      const items = reactions(s, reader, i);
       const lines = items.length ? items.map((x) => reactionButton(x)) : [h('div', { class: 'sub' }, 'no reaction')];
       if (stepFailed(s)) lines.unshift(h('div', { class: 'error' }, `failed: ${failureOf(s)}`));
       return h('td', { class: stepFailed(s) ? 'failed' : '' }, lines);
     };
-    const body = rows.map(([s, i]) => {
-      const cells = results.map((r) => cell(r, i));
+    const built = rows.map(([s, i]) => {
+      const cells = results.map((r, k) => cell(r, i, readers[k]));
       const differs = new Set(cells.map((c) => c.textContent)).size > 1;
       if (differs) cells.forEach((c) => c.classList.add('differs'));
       cells.forEach((c, k) => { if (combos[k] === current) c.classList.add('current'); });
-      return h('tr', { class: differs ? 'differs' : 'same', hidden: !differs && !allRows }, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells);
+      return { differs, tr: h('tr', { class: differs ? 'differs' : 'same' }, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells), label: `${i + 1}` };
     });
-    const differing = body.filter((r) => r.classList.contains('differs')).length;
+    const differing = built.filter((b) => b.differs).length;
+    const body = [];
+    for (let k = 0; k < built.length;) {
+      let end = k;
+      while (end < built.length && !built[end].differs) end++;
+      if (!allRows) {
+        // only the rows that differ
+      } else if (!showSame && built.length > FOLD_ROWS && end - k >= FOLD_RUN) {
+        body.push(h('tr', { class: 'same-rows' }, h('th', { scope: 'row', colspan: String(combos.length + 1) },
+          `${end - k} steps (${built[k].label}–${built[end - 1].label}) where all four settings do the same `,
+          h('button', { type: 'button', class: 'linklike show-same', onclick: () => { showSame = true; draw(); } }, 'show them'))));
+      } else {
+        for (let j = k; j < end; j++) body.push(built[j].tr);
+      }
+      if (end < built.length) body.push(built[end].tr);
+      k = end + 1;
+    }
     const toggle = h('label', { class: 'matrix-all' }, h('input', {
       type: 'checkbox', checked: allRows,
-      onchange: (ev) => {
-        allRows = ev.target.checked;
-        for (const r of $('#matrix').querySelectorAll('tbody tr.same')) r.hidden = !allRows;
-      },
+      onchange: (ev) => { allRows = ev.target.checked; draw(); $('#matrix .matrix-all input')?.focus(); },
     }), ` show every step (${rows.length}), not only the ${differing} where the settings differ`);
     const hint = differing ? '' : h('p', { class: 'matrix-hint' },
       rows.length ? `So far all four settings do the same at every step of this scenario. They differ in what happens afterwards: act on an object in the Cluster pane first (delete or edit a generated object, delete the policy or the trigger), then look again.`
@@ -91,8 +122,6 @@ export function createMatrix(page) {
               : h('button', { type: 'button', class: 'apply-combo', title: `Set synchronize and orphanDownstreamOnPolicyDelete in the scenario's policies to these values`, onclick: () => apply(c) }, 'Use these settings'));
         }))),
       h('tbody', {}, body)));
-    // With nothing that differs, the table shows when every step is asked for.
-    toggle.querySelector('input').addEventListener('change', (ev) => { $('#matrix table').hidden = !differing && !ev.target.checked; });
   }
 
   // apply writes a column's settings into the scenario's policies, in
@@ -131,9 +160,9 @@ export function createMatrix(page) {
 // currentCombo reads the settings the scenario's policies end with (the
 // first generate rule of the last step's cluster), or null without one.
 function currentCombo(result) {
-  const list = result?.steps || [];
-  for (let i = list.length - 1; i >= 0; i--) {
-    for (const o of list[i].cluster || []) {
+  const reader = readerOf(result);
+  for (let i = reader.steps.length - 1; i >= 0; i--) {
+    for (const o of reader.cluster(i)) {
       if (!isPolicy(o)) continue;
       if (isCELPolicy(o)) {
         return combos.find((c) => c.synchronize === celEnabled(o, 'synchronize') &&
@@ -146,19 +175,18 @@ function currentCombo(result) {
   return null;
 }
 
-// reactions are what Kyverno (and the cluster) did in a step, each with its
+// reactions are what Kyverno (and the cluster) did in step i, each with its
 // reason; churn-only updates and Kyverno's own bookkeeping objects (its
 // webhook configuration, policy reports) are left out.
-function reactions(step) {
+function reactions(step, reader, i) {
   if (!step) return [];
-  const present = new Set((step.cluster || []).map(keyOf));
   const changes = new Map((step.changes || []).map((c) => [refString(c.object), c]));
   return (step.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note' && !isKyvernoOwn(e.object))
     .filter((e) => !(e.action === 'updated' && e.object && churnOnly(changes.get(refString(e.object)))))
     .map((e) => {
       const ref = e.object ? refString(e.object) : '';
-      // What Kyverno leaves deleted stays deleted.
-      const gone = ref && !present.has(ref) && (e.action === 'ignored' || e.action === 'kept');
+      // What Kyverno leaves deleted (kept or ignored while it is gone) stays deleted.
+      const gone = ref && !reader.get(i, e.object) && (e.action === 'ignored' || e.action === 'kept');
       return { text: `${gone ? 'stays deleted:' : e.action} ${ref}`.trim(), reason: e.reason || '', action: e.action };
     });
 }
