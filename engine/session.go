@@ -65,6 +65,9 @@ type Session struct {
 	curBytes int
 	overflow bool
 	wouldBe  int // the timeline's size had the step been recorded
+	// admissionChanges are the release changes that decided the last
+	// policy admission (generate.PolicyAdmission.Changes).
+	admissionChanges []string
 }
 
 type touch struct {
@@ -116,7 +119,8 @@ func NewSession(opts Options) *Session {
 	}
 	s.budget = newBudget(opts)
 	s.core = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
-	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions), Values: opts.Values}
+	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions), Values: opts.Values,
+		Kyverno: opts.kyverno()}
 	for _, newFamily := range append(slices.Clip(builtinFamilies), opts.Families...) {
 		s.core.AddFamily(newFamily(s.core, cfg))
 	}

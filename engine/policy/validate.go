@@ -12,6 +12,7 @@ import (
 	"github.com/kyverno/go-jmespath"
 
 	"github.com/genplay/genplay/engine/internal/nesting"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -47,19 +48,56 @@ var anchorKey = regexp.MustCompile(`^([+<=X^])?\((.+)\)$`)
 const backgroundHint = "only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: "
 
 // Validate runs the checks of Kyverno's policy webhook that matter for
-// generate rules, plus the generic rule checks they depend on. kinds may be
-// nil: scope checks are then skipped.
+// generate rules, plus the generic rule checks they depend on, as the
+// latest release does. kinds may be nil: scope checks are then skipped.
 func Validate(p *Policy, kinds KindResolver) source.Diagnostics {
-	v := &validator{p: p, kinds: kinds, d: &schema.Diags{Doc: p.Source, File: p.File}}
+	diags, _ := ValidateAt(p, kinds, upstream.Latest)
+	return diags
+}
+
+// ValidateAt is Validate as Kyverno release kyverno does it. changes name
+// the changes between releases whose checks refused something.
+func ValidateAt(p *Policy, kinds KindResolver, kyverno upstream.Version) (diags source.Diagnostics, changes []string) {
+	v := &validator{p: p, kinds: kinds, kyverno: kyverno, d: &schema.Diags{Doc: p.Source, File: p.File}}
 	v.validate()
-	return v.d.Result()
+	return v.d.Result(), v.changes
 }
 
 type validator struct {
-	p     *Policy
-	kinds KindResolver
-	d     *schema.Diags
+	p       *Policy
+	kinds   KindResolver
+	kyverno upstream.Version
+	d       *schema.Diags
+	changes []string
 }
+
+// refusedBy records that a change's check refused the policy.
+func (v *validator) refusedBy(c *upstream.Change) {
+	if !slices.Contains(v.changes, c.ID) {
+		v.changes = append(v.changes, c.ID)
+	}
+}
+
+// globalReferenceName: Kyverno v1.19.0 refuses a globalReference context
+// entry without a name at admission; v1.18.2 admitted it, and the rule
+// failed when it ran.
+var globalReferenceName = upstream.Register(upstream.Change{
+	ID: "kyverno#16003", Since: upstream.V1_19_0, Family: upstream.FamilyLegacy,
+	Title:  "a globalReference context entry needs a name",
+	Before: "admit a globalReference context entry without a name (the rule fails when it runs)",
+	After:  "refuse it at admission: \"a name is required for globalReference context entry\"",
+	Files:  []string{"pkg/validation/policy/validate.go"},
+})
+
+// confineGlobalReference: Kyverno v1.19.1 refuses a globalReference
+// context entry in a namespaced Policy (GHSA-59v6-2x73-wfg4).
+var confineGlobalReference = upstream.Register(upstream.Change{
+	ID: "kyverno#17455", Since: upstream.V1_19_1, Family: upstream.FamilyLegacy,
+	Title:  "namespaced policies cannot read the global context",
+	Before: "admit a globalReference context entry in a namespaced Policy",
+	After:  "refuse it at admission: \"globalReference is not allowed in namespaced policies\"",
+	Files:  []string{"pkg/validation/policy/validate.go", "pkg/engine/context/loaders/globalcontext.go"},
+})
 
 // scope resolves a kind; known is false for unknown kinds, kinds with
 // variables, or without a resolver.
@@ -575,8 +613,14 @@ func (v *validator) context(cp schema.Path, entries []any) {
 			}
 			v.jmesPath(kp.Key("jmesPath"), ep, body)
 		case "globalReference":
-			if schema.StringOr(body, "name", "") == "" {
+			if v.namespaced() && confineGlobalReference.In(v.kyverno) {
+				fail(kp, "globalReference is not allowed in namespaced policies")
+				v.refusedBy(confineGlobalReference)
+				continue
+			}
+			if schema.StringOr(body, "name", "") == "" && globalReferenceName.In(v.kyverno) {
 				fail(kp, "a name is required for globalReference context entry")
+				v.refusedBy(globalReferenceName)
 			}
 			v.jmesPath(kp.Key("jmesPath"), ep, body)
 		case "imageRegistry":
