@@ -25,9 +25,10 @@ const migrateUsage = `Usage:
       policies converted operation by operation (a scenario to adopt); for a folder, the policies.
       The converted YAML goes to standard output; what could not be converted faithfully, and where the
       two families behave differently, goes to standard error at the source line.
-  genplay migrate --compare [-o text|json] [--permissions chart|kyverno-e2e|none] SCENARIO
+  genplay migrate --compare [-o text|json] [--permissions chart|kyverno-e2e|none] [--kyverno-version V] SCENARIO
       Run a scenario (a chainsaw Test file, or a folder with chainsaw-test.yaml) as written and with its
-      policies converted, and print step by step where the two clusters differ and why.
+      policies converted, both under the same Kyverno release (default: the latest), and print step by
+      step where the two clusters differ and why.
 
 Every converted policy is checked with genplay's validation of GeneratingPolicies (the CRD schema,
 Kyverno's policy webhook, the CEL compilation) before it is printed.
@@ -45,7 +46,12 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	compare := fs.Bool("compare", false, "run the scenario as written and converted, and compare")
 	perms := fs.String("permissions", "chart",
 		"with --compare: what Kyverno's background controller may manage before the scenario's own RBAC objects: chart (a default Helm install, as genplay run), kyverno-e2e or none (no check)")
+	kyverno := kyvernoVersionFlag(fs)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	version, ok := parseKyvernoVersion(stderr, "migrate", *kyverno)
+	if !ok {
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -69,7 +75,7 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "genplay migrate --compare: --permissions: %v\n", err)
 			return 2
 		}
-		return compareCommand(fs.Arg(0), *output, permissions, stdout, stderr)
+		return compareCommand(fs.Arg(0), *output, permissions, version, stdout, stderr)
 	}
 	if *output == "" {
 		*output = "yaml"
@@ -308,7 +314,7 @@ func loadScenario(path string) (*scenario.Test, fs.FS, source.Diagnostics) {
 	return tests[0], fsys, diags
 }
 
-func compareCommand(path, output string, permissions engine.Permissions, stdout, stderr io.Writer) int {
+func compareCommand(path, output string, permissions engine.Permissions, kyverno string, stdout, stderr io.Writer) int {
 	t, fsys, diags := loadScenario(path)
 	if t == nil {
 		for _, d := range diags {
@@ -317,7 +323,8 @@ func compareCommand(path, output string, permissions engine.Permissions, stdout,
 		return 2
 	}
 	return withInput(stderr, "migrate --compare", []userInput{{file: path}}, func(g *guarded) int {
-		c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions, Context: g.ctx})
+		c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions, Context: g.ctx,
+			KyvernoVersion: kyverno})
 		if g.stopped() {
 			return 3
 		}
