@@ -61,8 +61,9 @@ WASMGCFLAGS := $(foreach p,$(WASMCOLD),-gcflags=$(p)=-l)
 # The full build (wasm/families_cel.go: -tags cel) adds the CEL family; its
 # budget is 3.5 MB brotli. Measured 2026-12-01 (with the list of 11-30):
 # 3.87 MB with cel-go and its dependencies cold too, 3.67 MB with no
-# inlining at all; crypto/x509 (x509.decode) alone is 0.41 MB of it, so the
-# full build also has the nox509 tag (engine/doc.go lists the difference).
+# inlining at all; crypto/x509 (x509.decode) alone is 0.41 MB of it, so no js
+# build has it: both families' x509 functions are native only, by GOOS
+# (engine/doc.go lists the difference).
 # 2026-12-01 (issue 13, the playground's migrate tool): engine/migrate, the
 # converter, is authoring code run once per click: cold, it adds 61 KB brotli
 # to the full build (3,333,686 -> 3,394,964 bytes) instead of 100 KB.
@@ -72,7 +73,7 @@ WASMCOLDCEL := $(WASMCOLD) github.com/google/cel-go/... google.golang.org/protob
 	golang.org/x/text/... golang.org/x/exp/... github.com/genplay/genplay/engine/gpol/... github.com/genplay/genplay/engine/migrate \
 	github.com/genplay/genplay/engine/scaffold github.com/genplay/genplay/engine/export
 WASMGCFLAGSCEL := $(foreach p,$(WASMCOLDCEL),-gcflags=$(p)=-l)
-WASMTAGSCEL := cel,nox509
+WASMTAGSCEL := cel
 
 # Intermediate outputs of `make site` (gitignored): the two wasm builds, the
 # genplay binary `make serve` runs, the version they were built with. Make
@@ -93,12 +94,12 @@ help: ## list the targets
 	@echo
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-16s %s\n", $$1, $$2}'
 
-# Every package has an explicit timeout: the browser tests (site/) take 2-4
-# minutes on an idle 2-core machine, more under load, and Go's default of
-# 10 minutes was once hit. Fuzz targets run their seed corpora here (plain go
+# Every package has an explicit timeout: the browser tests (site/) take 4-5
+# minutes on an idle 2-core machine and over 20 when the machine is shared,
+# and Go's default of 10 minutes was hit. Fuzz targets run their seed corpora here (plain go
 # test does: the f.Add seeds and testdata/fuzz/); random exploration is
 # `make fuzz`, never the gate.
-TESTTIMEOUT ?= 25m
+TESTTIMEOUT ?= 40m
 test: vet site ## everything CI runs: vet, Go tests (with the browser tests and the fuzz seeds), engine tests as wasm under Node
 	$(GO) test -count=1 -timeout $(TESTTIMEOUT) ./...
 	cd oracle && $(GO) test -count=1 ./...
@@ -187,25 +188,43 @@ differential: ## compare genplay with Kyverno's CLI at KYVERNO_VERSION (genplay 
 	$(GO) run ./cmd/differential -kyverno $(KYVERNO_CLI)/kyverno -kyverno-version $(KYVERNO_VERSION) $(DIFFERENTIAL)
 
 # The oracle: real Kyverno on a real kube-apiserver, here (oracle/, its own
-# Go module). VERSION=v1.19.1 on the command line picks Kyverno's version.
+# Go module; docs/oracle.md). VERSION=v1.19.1 on the command line picks
+# Kyverno's version; ORACLE_INSTANCE=1 runs a second stack on other ports
+# (two versions recorded side by side).
 ORACLE_VERSION  := $(if $(filter command line,$(origin VERSION)),$(VERSION),v1.19.0)
 ORACLE_CACHE    ?= $(HOME)/.cache/genplay/oracle
-ORACLE_BIN      := $(ORACLE_CACHE)/bin/oracle
+# The oracle command of this checkout (a build in another checkout does
+# not replace it; the recorder's hooks run a copy of it made when a
+# recording starts).
+ORACLE_BIN      := $(BUILD)/oracle
 ORACLE_INSTANCE ?= 0
 ORACLE          = GENPLAY_ORACLE_CACHE=$(ORACLE_CACHE) $(ORACLE_BIN) -instance $(ORACLE_INSTANCE) -src oracle
-# What oracle-record records: the gallery, genplay's own chainsaw tests and
-# scenarios, and the cheat-sheet cases the engine's and migrate's tests
-# write out (internal/oracle/corpus). ORACLE_ONLY=regexp picks some.
-ORACLE_CORPUS   ?= site/examples engine/testdata/chainsaw engine/testdata/scenarios
+# What oracle-record records: the gallery, genplay's own chainsaw tests,
+# scenarios and behaviour cases (the cheat sheet's rows of SEMANTICS §2.5
+# and GENERATING-POLICY §3.8, and what Kyverno's CLI found), from their
+# files, and the cheat sheet's ClusterPolicy cases as genplay migrate
+# converts them, which TestMigrationDocIsCurrent writes out
+# (internal/oracle/corpus) into the instance's corpus folder.
+# ORACLE_ONLY=regexp picks some (by path or recording name).
+ORACLE_CORPUS   ?= site/examples engine/testdata/chainsaw engine/testdata/scenarios engine/testdata/cases
+ORACLE_MADE     := $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE)
 ORACLE_ONLY     ?=
 ORACLE_RUNS     ?= 2
+# ORACLE_SCAN=2m starts the stack with that background scan interval in
+# place of Kyverno's hour: oracle-record then records the scenarios that
+# sleep through periodic scans (an hour or more; docs/oracle.md), and only them.
+ORACLE_SCAN     ?=
+ORACLE_UP       = -version $(ORACLE_VERSION)$(if $(ORACLE_SCAN), -scan-interval $(ORACLE_SCAN))
 
-oracle-bin:
-	cd oracle && $(GO) build -o $(ORACLE_BIN) .
+$(ORACLE_BIN): $(GOSRC) $(wildcard oracle/*.go) oracle/go.mod oracle/go.sum
+	@mkdir -p $(@D)
+	cd oracle && $(GO) build -o $(CURDIR)/$@ .
+
+oracle-bin: $(ORACLE_BIN)
 
 oracle: oracle-bin ## build (once, cached) and start real Kyverno (VERSION=v1.19.1) with etcd, kube-apiserver and kube-controller-manager on loopback
 	GO=$(GO) GENPLAY_ORACLE_CACHE=$(ORACLE_CACHE) oracle/build.sh $(ORACLE_VERSION)
-	$(ORACLE) up -version $(ORACLE_VERSION)
+	$(ORACLE) up $(ORACLE_UP)
 	$(ORACLE) status
 
 oracle-down: oracle-bin ## stop the oracle's processes (by the PIDs it wrote)
@@ -220,28 +239,22 @@ oracle-test: oracle-bin ## run the chainsaw tests in DIR with real chainsaw agai
 	$(ORACLE) test $(DIR)
 
 oracle-record: oracle-bin ## record what real Kyverno does with the corpus into testdata/oracle/VERSION (starts the oracle at VERSION)
-	@if ! $(ORACLE) status 2>/dev/null | grep -q "^Kyverno $(ORACLE_VERSION) "; then $(MAKE) --no-print-directory oracle VERSION=$(ORACLE_VERSION); fi
-	rm -rf $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) && mkdir -p $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE)
-	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) $(GO) test -count=1 $(ORACLE_CHEATSHEET) > /dev/null
-	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) $(GO) test -count=1 -run MigrationDoc ./cmd/genplay/ > /dev/null
-	rm -rf testdata/oracle/corpus && cp -r $(ORACLE_CACHE)/corpus-$(ORACLE_INSTANCE) testdata/oracle/corpus
-	$(ORACLE) record -out testdata/oracle/$(ORACLE_VERSION) -runs $(ORACLE_RUNS) -only '$(ORACLE_ONLY)' $(ORACLE_CORPUS) testdata/oracle/corpus
-	rm -rf testdata/oracle/corpus
-	$(GO) test -count=1 -run 'Oracle|Recordings|Kyverno' -v ./internal/oracle/ | grep -E '^\s+oracle_test|agree|known difference|FAIL|ok' || true
+	@$(ORACLE) running $(ORACLE_UP) 2>/dev/null || $(MAKE) --no-print-directory oracle VERSION=$(ORACLE_VERSION)
+	rm -rf $(ORACLE_MADE) && mkdir -p $(ORACLE_MADE)
+	GENPLAY_ORACLE_CORPUS=$(ORACLE_MADE) $(GO) test -count=1 -run MigrationDoc ./cmd/genplay/ > /dev/null
+	$(ORACLE) record -out testdata/oracle/$(ORACLE_VERSION) -runs $(ORACLE_RUNS) -only '$(value ORACLE_ONLY)' $(ORACLE_CORPUS) $(ORACLE_MADE)
+	$(GO) test -count=1 -run 'Kyverno|Recordings' -v ./internal/oracle/ | grep -E '^\s+oracle_test|agree|known difference|FAIL|ok' || true
 
-ORACLE_CHEATSHEET := -run 'BehaviourCases' ./engine/
-oracle-exports: oracle-bin ## genplay export the gallery and the cheat-sheet cases, then run the exports with real chainsaw against the live oracle
-	rm -rf $(ORACLE_CACHE)/exports $(ORACLE_CACHE)/exports-corpus && mkdir -p $(ORACLE_CACHE)/exports
-	GENPLAY_ORACLE_CORPUS=$(ORACLE_CACHE)/exports-corpus $(GO) test -count=1 $(ORACLE_CHEATSHEET) > /dev/null
-	$(GO) build -o $(ORACLE_CACHE)/bin/genplay ./cmd/genplay
-	@n=0; for f in site/examples/*.yaml $(ORACLE_CACHE)/exports-corpus/*.yaml; do \
-		name=$$(basename $$f .yaml); [[ $$f == site/* ]] && name=example-$$name; \
-		if echo "$$name" | grep -Eq '$(or $(ORACLE_ONLY),.)'; then \
-			mkdir -p $(ORACLE_CACHE)/exports/$$name; \
-			$(ORACLE_CACHE)/bin/genplay export --permissions kyverno-e2e -o $(ORACLE_CACHE)/exports/$$name/chainsaw-test.yaml $$f 2>/dev/null \
-				&& n=$$((n+1)) || { echo "not exported (genplay export refused it): $$f"; rm -rf $(ORACLE_CACHE)/exports/$$name; }; \
-		fi; done; echo "$$n exports in $(ORACLE_CACHE)/exports"
-	$(ORACLE) test $(ORACLE_CACHE)/exports
+oracle-exports: oracle-bin $(BUILD)/genplay ## genplay export the gallery and the cheat-sheet cases, then run the exports with real chainsaw against the live oracle
+	rm -rf $(ORACLE_CACHE)/exports-$(ORACLE_INSTANCE) && mkdir -p $(ORACLE_CACHE)/exports-$(ORACLE_INSTANCE)
+	@n=0; for f in site/examples/*.yaml $$(find engine/testdata/cases/cheatsheet -name '*.yaml' | sort); do \
+		name=$$(echo "$${f#engine/testdata/cases/}" | sed 's#^site/examples/#example-#; s#\.yaml$$##; s#/#-#g'); \
+		if echo "$$name" | grep -Eq '$(or $(value ORACLE_ONLY),.)'; then \
+			mkdir -p $(ORACLE_CACHE)/exports-$(ORACLE_INSTANCE)/$$name; \
+			$(BUILD)/genplay export --permissions kyverno-e2e -o $(ORACLE_CACHE)/exports-$(ORACLE_INSTANCE)/$$name/chainsaw-test.yaml $$f 2>/dev/null \
+				&& n=$$((n+1)) || { echo "not exported (genplay export refused it): $$f"; rm -rf $(ORACLE_CACHE)/exports-$(ORACLE_INSTANCE)/$$name; }; \
+		fi; done; echo "$$n exports in $(ORACLE_CACHE)/exports-$(ORACLE_INSTANCE)"
+	$(ORACLE) test $(ORACLE_CACHE)/exports-$(ORACLE_INSTANCE)
 
 POLICIES ?=
 LIBRARY  ?=

@@ -91,7 +91,7 @@ type Options struct {
 	// Families are the policy families every run simulates besides
 	// ClusterPolicy and Policy (engine.Options.Families). cmd/genplay serve
 	// passes the CEL GeneratingPolicy family; cmd/worker passes none (unless
-	// built with WORKER_TAGS=cel,nox509: cmd/worker/README.md), and
+	// built with WORKER_TAGS=cel: cmd/worker/README.md), and
 	// answers a GeneratingPolicy with a skip that says so.
 	Families []engine.Family
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
-	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // Behaviour cases: every chainsaw Test under testdata/cases is a case. Its
@@ -171,7 +170,6 @@ func caseVersions(t *testing.T, data []byte) []string {
 func runCase(t *testing.T, name string, checks []caseCheck) {
 	data, err := os.ReadFile(filepath.Join(casesDir, name+".yaml"))
 	require.NoError(t, err)
-	corpus.Write(t, "case", string(data)) // for make oracle-record
 	versions := caseVersions(t, data)
 	var newest string
 	for i, v := range versions {

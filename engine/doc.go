@@ -50,18 +50,21 @@
 //     CREATE of pods/eviction Kyverno's webhook sees. Kyverno's permission
 //     check on generate targets is modelled (package rbac): a policy is
 //     denied unless Kyverno's background controller may get and create
-//     (and, with synchronize, update and delete) each target, given a
+//     (and, with synchronize, update and delete) each target, and, with
+//     synchronize, its admission controller may list and get them, given a
 //     default Helm install's permissions (Options.Permissions: or Kyverno's
-//     e2e install, or none) plus the ClusterRoles aggregated into its role
-//     and the bindings to its service account in the simulated cluster.
+//     e2e install, or none) plus the ClusterRoles aggregated into their
+//     roles and the bindings to their service accounts in the simulated
+//     cluster.
 //     Kinds the cluster does not serve are not checked (a real cluster
 //     denies them), and Kyverno's controllers themselves are not limited.
 //   - A failed UpdateRequest is reported once in the timeline (Kyverno
 //     retries it three times, which in a deterministic simulation changes
 //     nothing, then drops it; for a GeneratingPolicy each retry would also
 //     repeat its API calls and report results).
-//   - The API server has no managedFields, finalizers, terminating phase
-//     or status subresources; deletes are immediate and
+//   - The API server shows no managedFields (server-side apply tracks who
+//     owns which field, unseen, package cluster) and has no finalizers,
+//     terminating phase or status subresources; deletes are immediate and
 //     cascades (a Namespace's contents, ownerReference garbage collection,
 //     the custom resources of a deleted CustomResourceDefinition) happen
 //     in the same step. The custom resources a CRD's deletion removes
@@ -72,8 +75,10 @@
 //     message), and an established CRD's scope and kind are immutable, so
 //     no object is ever stored under two scopes. Numbers are JSON numbers
 //     (float64).
-//     Server-side apply is modelled per downstream by remembering what
-//     Kyverno's "generate" field manager applied last.
+//     Kyverno's server-side apply (useServerSideApply, both families:
+//     field manager kyverno-generate, forced) is the store's
+//     cluster.Store.Apply: structured-merge-diff's rules with lists whole
+//     and status left alone, as for every kind with a status subresource.
 //   - genplay test reads chainsaw's Configuration for what changes which
 //     tests run and how (testFile, the include and exclude regexes,
 //     fullName, failFast, namespace); timeouts, parallelism, repeats and
@@ -84,6 +89,15 @@
 //     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
 //     clean-up at the end of a test is not run, so the final cluster stays
 //     visible.
+//   - A GeneratingPolicy's synchronization needs the background controller to
+//     watch the downstream's kind: Kyverno's WatchManager watches with its
+//     credentials, and the chart lets it read through Kubernetes' view role
+//     (which leaves Secrets out), so with Kyverno's e2e install (Secrets:
+//     get and list, no watch) a synchronized Secret downstream was not
+//     reverted or recreated and did not follow its source's changes or
+//     deletion on real Kyverno v1.19.0 (internal/oracle's recordings).
+//     genplay does not model the refused watch: its WatchManager reacts to
+//     every kind.
 //   - genplay simulates the releases KyvernoVersions lists (v1.18.2,
 //     v1.19.0, v1.19.1) as one engine with the behaviour changes between
 //     them: the changes it models are those KyvernoChanges lists, found by
@@ -181,18 +195,20 @@
 //     timestamps RFC 3339 strings, where Kyverno refuses them. The
 //     Kubernetes format validators for uri, byte, date and datetime are
 //     simplified; ext.Protos is off.
-//     The browser's full build (wasm/, tags cel and nox509) leaves out
-//     crypto/x509 to stay within its size budget: x509.decode compiles as
-//     with the CLI and every call is an error that says so.
+//     x509.decode, like JMESPath's x509_decode, runs only in native builds
+//     (one switch for both families: GOOS, files built for !js): in every
+//     js build, the browser's and the worker's, Go's crypto/x509 would add
+//     0.4 MB to the wasm, so x509.decode compiles as with the CLI and every
+//     call is an error that says so.
 //   - Script steps are interpreted as kubectl commands against the
 //     simulated cluster (package shell), inside a subset of sh: &&, ||,
 //     !, if/elif/else, for, while, until, break, variables, $(...), exit,
 //     echo, test and [ (strings, integers, files), seq, sleep (it advances
 //     the logical clock), set -e, and the common utilities (cat, printf,
-//     rm, mkdir, touch, cp, mv, ls, base64, tr, sed s///, grep, head, tail,
-//     wc, cut, sort, uniq, tee) with pipes and redirections to and from
-//     files. Files live in the test's scratch folder, in memory for the
-//     whole test: the test's own files are read through it, and nothing is
+//     rm, mkdir, touch, cp, mv, ls, base64, tr, sed (its s command), grep,
+//     head, tail, wc, cut, sort, uniq, tee) with pipes and redirections to
+//     and from files. Files live in the test's scratch folder, in memory
+//     for the whole test: the test's own files are read through it, and nothing is
 //     ever written to or removed from the real file system (an absolute
 //     path too is the scratch's). Other programs, case, arithmetic and
 //     backquotes make the test skip with the reason; a script's loops run

@@ -38,7 +38,7 @@ func isFamilyGroup(obj resource.Object) bool {
 // then the family's policy controller.
 func (s *Session) putPolicy(fam generate.Family, user admission.UserInfo, mode string, old, next resource.Object, doc *source.Document) (resource.Object, []string, error) {
 	adm := fam.AdmitPolicy(next, old, doc)
-	s.admissionChanges = adm.Changes
+	s.admissionChanges, s.warningChanges = adm.Changes, adm.WarningChanges
 	for _, d := range adm.Diagnostics {
 		s.diags = append(s.diags, diagnostic(d))
 	}

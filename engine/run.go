@@ -294,7 +294,7 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 		err = nil
 	} else {
 		before := len(r.s.diags)
-		r.s.admissionChanges = nil
+		r.s.admissionChanges, r.s.warningChanges = nil, nil
 		_, warnings, err = r.s.Put(op.Type, obj, res.Doc.Sub(res.Path...))
 		r.positioned = err != nil && len(r.s.diags) > before
 		if !r.positioned && len(op.Expect) == 0 {
@@ -320,7 +320,7 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 	for _, w := range warnings {
 		ref := obj.Ref()
 		r.s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionWarned, Object: &ref, Reason: w,
-			VersionChanges: r.s.admissionChanges})
+			VersionChanges: r.s.warningChanges})
 	}
 	if err != nil {
 		ref := obj.Ref()

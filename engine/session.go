@@ -65,9 +65,10 @@ type Session struct {
 	curBytes int
 	overflow bool
 	wouldBe  int // the timeline's size had the step been recorded
-	// admissionChanges are the release changes that decided the last
-	// policy admission (generate.PolicyAdmission.Changes).
-	admissionChanges []string
+	// admissionChanges and warningChanges are the release changes that
+	// decided the last policy admission's denial and warnings
+	// (generate.PolicyAdmission).
+	admissionChanges, warningChanges []string
 }
 
 type touch struct {

@@ -2,9 +2,10 @@
 # Builds the oracle's stack from the Go module proxy into a cache outside
 # the repository (GENPLAY_ORACLE_CACHE, default ~/.cache/genplay/oracle):
 #
-#   kubernetes-v1.36.3/{kube-apiserver,kube-controller-manager,kubectl}
+#   kubernetes-<the version Kyverno uses>/{kube-apiserver,kube-controller-manager,kubectl}
 #   etcd-v3.6.8/etcd
-#   kyverno-<version>/{kyverno,background-controller,cleanup-controller} and its manifests
+#   kyverno-<version>/{kyverno,background-controller,cleanup-controller},
+#     its manifests and kubernetes-version (the Kubernetes it runs on)
 #   chainsaw-v0.2.14/chainsaw
 #
 # Usage: oracle/build.sh [kyverno VERSION...] (default: v1.19.0). A component
@@ -46,7 +47,24 @@ timed() {
 	rm -f "$CACHE/.maxrss-$name"
 }
 
+# kubernetes_for VERSION: the Kubernetes release whose libraries Kyverno
+# VERSION requires (its go.mod's k8s.io/client-go v0.N.M is v1.N.M), or
+# $K8S_VERSION when set.
+kubernetes_for() {
+	if [[ -n ${K8S_VERSION:-} ]]; then echo "$K8S_VERSION"; return; fi
+	local gomod v
+	gomod=$($GO mod download -json "github.com/kyverno/kyverno@$1" | sed -n 's/^\t"GoMod": "\(.*\)",$/\1/p')
+	v=$(sed -n 's#^\tk8s.io/client-go v0\.\([0-9]*\.[0-9]*\)$#\1#p' "$gomod")
+	[[ -n $v ]] || { log "no k8s.io/client-go in $gomod"; return 1; }
+	echo "v1.$v"
+}
+
+# build_kubernetes VERSION: kube-apiserver, kube-controller-manager and
+# kubectl at Kubernetes VERSION.
 build_kubernetes() {
+	local K8S_VERSION=$1
+	local minor=${K8S_VERSION#v1.}
+	local K8S_MAJOR=1 K8S_MINOR=${minor%%.*}
 	local out=$CACHE/kubernetes-$K8S_VERSION
 	[[ -x $out/kube-apiserver && -x $out/kube-controller-manager && -x $out/kubectl ]] && return 0
 	local src=$CACHE/src/kubernetes-$K8S_VERSION
@@ -120,7 +138,10 @@ build_kyverno() {
 	[[ ${ORACLE_CLEANUP:-0} == 1 ]] && cmds+=(cleanup-controller)
 	local have=1
 	for cmd in "${cmds[@]}"; do [[ -x $out/$cmd ]] || have=0; done
-	[[ $have == 1 ]] && return 0
+	if [[ $have == 1 ]]; then
+		[[ -s $out/kubernetes-version ]] || kubernetes_for "$version" > "$out/kubernetes-version"
+		return 0
+	fi
 	local src=$CACHE/src/kyverno-$version
 	copy_module "github.com/kyverno/kyverno@$version" "$src"
 	(
@@ -136,6 +157,7 @@ build_kyverno() {
 			timed "kyverno-$cmd-$version" $NICE $GO build -mod=mod -ldflags="$ld" -o "$out.tmp/$cmd" "./cmd/$cmd"
 		done
 		cp config/install-latest-testing.yaml "$out.tmp/"
+		kubernetes_for "$version" > "$out.tmp/kubernetes-version"
 		rm -rf "$out.tmp/crds" && cp -r config/crds "$out.tmp/crds"
 	)
 	rm -rf "$out" && mv "$out.tmp" "$out"
@@ -161,19 +183,19 @@ build_chainsaw() {
 
 versions=("$@")
 [[ ${#versions[@]} -gt 0 ]] || versions=(v1.19.0)
-# ORACLE_ONLY=etcd|chainsaw|kubernetes|kyverno builds one component (two
+# ORACLE_BUILD_ONLY=etcd|chainsaw|kubernetes|kyverno builds one component (two
 # builds may then run side by side).
-case ${ORACLE_ONLY:-all} in
+case ${ORACLE_BUILD_ONLY:-all} in
 etcd) build_etcd ;;
 chainsaw) build_chainsaw ;;
-kubernetes) build_kubernetes ;;
+kubernetes) for v in "${versions[@]}"; do build_kubernetes "$(kubernetes_for "$v")"; done ;;
 kyverno) for v in "${versions[@]}"; do build_kyverno "$v"; done ;;
 all)
 	build_etcd
 	build_chainsaw
-	build_kubernetes
+	for v in "${versions[@]}"; do build_kubernetes "$(kubernetes_for "$v")"; done
 	for v in "${versions[@]}"; do build_kyverno "$v"; done
 	;;
-*) log "ORACLE_ONLY=$ORACLE_ONLY: want etcd, chainsaw, kubernetes or kyverno"; exit 2 ;;
+*) log "ORACLE_BUILD_ONLY=$ORACLE_BUILD_ONLY: want etcd, chainsaw, kubernetes or kyverno"; exit 2 ;;
 esac
 log "ready in $CACHE"

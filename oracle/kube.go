@@ -116,14 +116,19 @@ func (r apiResource) objectPath(ns, name string) string {
 	return r.listPath(ns) + "/" + url.PathEscape(name)
 }
 
-// discover lists every resource the server serves at its preferred
-// version that can be listed and deleted (no subresources).
+// discover lists every resource the server serves that can be listed and
+// deleted (no subresources), each once: at its group's preferred version
+// when that serves it, else at the first other version that does (a group's
+// preferred version need not serve all its kinds: kyverno.io prefers v2,
+// and ClusterPolicy is v1).
 func (k *kube) discover(ctx context.Context) ([]apiResource, error) {
 	var gvs []string
 	gvs = append(gvs, "v1")
 	var groups struct {
 		Groups []struct {
+			Name             string
 			PreferredVersion struct{ GroupVersion string }
+			Versions         []struct{ GroupVersion string }
 		}
 	}
 	if err := k.do(ctx, http.MethodGet, "/apis", nil, &groups); err != nil {
@@ -131,7 +136,13 @@ func (k *kube) discover(ctx context.Context) ([]apiResource, error) {
 	}
 	for _, g := range groups.Groups {
 		gvs = append(gvs, g.PreferredVersion.GroupVersion)
+		for _, v := range g.Versions {
+			if v.GroupVersion != g.PreferredVersion.GroupVersion {
+				gvs = append(gvs, v.GroupVersion)
+			}
+		}
 	}
+	seen := map[string]bool{} // group/resource
 	var out []apiResource
 	for _, gv := range gvs {
 		p := "/apis/" + gv
@@ -152,10 +163,15 @@ func (k *kube) discover(ctx context.Context) ([]apiResource, error) {
 			}
 			return nil, err
 		}
+		group := ""
+		if i := strings.LastIndex(gv, "/"); i >= 0 {
+			group = gv[:i]
+		}
 		for _, r := range list.Resources {
-			if strings.Contains(r.Name, "/") || !contains(r.Verbs, "list") || !contains(r.Verbs, "delete") {
+			if strings.Contains(r.Name, "/") || !contains(r.Verbs, "list") || !contains(r.Verbs, "delete") || seen[group+"/"+r.Name] {
 				continue
 			}
+			seen[group+"/"+r.Name] = true
 			out = append(out, apiResource{GroupVersion: gv, Kind: r.Kind, Resource: r.Name, Namespaced: r.Namespaced})
 		}
 	}

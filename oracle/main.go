@@ -31,10 +31,10 @@ import (
 	"github.com/genplay/genplay/internal/oracle"
 )
 
-var k8sVersion, etcdVersion, chainsawVersion string
+var etcdVersion, chainsawVersion string
 
 // readVersions reads oracle/versions.sh, the one place the stack's
-// versions are written.
+// versions are written (Kubernetes' follows Kyverno's: kubernetesFor).
 func readVersions(dir string) error {
 	f, err := os.Open(filepath.Join(dir, "versions.sh"))
 	if err != nil {
@@ -52,9 +52,9 @@ func readVersions(dir string) error {
 			}
 		}
 	}
-	k8sVersion, etcdVersion, chainsawVersion = vals["K8S_VERSION"], vals["ETCD_VERSION"], vals["CHAINSAW_VERSION"]
-	if k8sVersion == "" || etcdVersion == "" || chainsawVersion == "" {
-		return fmt.Errorf("versions.sh does not name the Kubernetes, etcd and chainsaw versions")
+	etcdVersion, chainsawVersion = vals["ETCD_VERSION"], vals["CHAINSAW_VERSION"]
+	if etcdVersion == "" || chainsawVersion == "" {
+		return fmt.Errorf("versions.sh does not name the etcd and chainsaw versions")
 	}
 	return nil
 }
@@ -99,11 +99,15 @@ func run(args []string) error {
 		f := flag.NewFlagSet("up", flag.ContinueOnError)
 		v := version(f)
 		kubeOnly := f.Bool("kubernetes-only", false, "start etcd, kube-apiserver and kube-controller-manager only")
+		scan := f.Duration("scan-interval", 0, "the background controller's BACKGROUND_SCAN_INTERVAL (default: Kyverno's, an hour), for scenarios that sleep through periodic scans")
 		if err := f.Parse(rest); err != nil {
 			return err
 		}
 		s := newStack(*cache, *v, *instance)
 		s.kubernetesOnly = *kubeOnly
+		if *scan != 0 {
+			s.scanInterval = scan.String()
+		}
 		if err := s.up(ctx); err != nil {
 			s.down()
 			return err
@@ -126,6 +130,9 @@ func run(args []string) error {
 			return err
 		}
 		fmt.Printf("Kyverno %s on Kubernetes %s (etcd %s, chainsaw %s), up since %s\nKUBECONFIG=%s\n", ev.Kyverno, ev.Kubernetes, ev.Etcd, ev.Chainsaw, ev.StartedAt.Format(time.RFC3339), s.kubeconfig())
+		if ev.ScanInterval != "" {
+			fmt.Printf("background scan every %s (BACKGROUND_SCAN_INTERVAL)\n", ev.ScanInterval)
+		}
 		rss := s.rss()
 		total := 0
 		for _, c := range components {
@@ -133,6 +140,27 @@ func run(args []string) error {
 			total += rss[c]
 		}
 		fmt.Printf("  %-24s %14d MiB\n", "total", total)
+		return nil
+	case "running":
+		// Whether this instance runs Kyverno at -version with
+		// -scan-interval (exit 1 when not): make oracle-record asks.
+		f := flag.NewFlagSet("running", flag.ContinueOnError)
+		v := version(f)
+		scan := f.Duration("scan-interval", 0, "the background scan interval it must run with (default: Kyverno's)")
+		if err := f.Parse(rest); err != nil {
+			return err
+		}
+		_, ev, err := liveStack(*cache, *instance)
+		if err != nil {
+			return err
+		}
+		want := ""
+		if *scan != 0 {
+			want = scan.String()
+		}
+		if ev.Kyverno != *v || ev.ScanInterval != want {
+			return fmt.Errorf("instance %d runs Kyverno %s (background scan %q), not %s (%q)", *instance, ev.Kyverno, ev.ScanInterval, *v, want)
+		}
 		return nil
 	case "test":
 		return testCmd(ctx, *cache, *instance, rest)
@@ -144,6 +172,8 @@ func run(args []string) error {
 		return recordCmd(ctx, *cache, *instance, abs, rest)
 	case "settle", "snapshot":
 		return hookCmd(ctx, *cache, *instance, *runDir, cmd, rest)
+	case "scan":
+		return scanHook(ctx, *cache, *instance, *runDir, rest)
 	}
 	return fmt.Errorf("unknown command %q", cmd)
 }
@@ -162,7 +192,7 @@ func liveStack(cache string, instance int) (*stack, *evidence, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	s.version = ev.Kyverno
+	s.version, s.k8s = ev.Kyverno, ev.Kubernetes
 	for _, c := range components {
 		if !s.alive(c) && (c != "kyverno-cleanup" || s.pid(c) != 0) {
 			return nil, nil, fmt.Errorf("%s is not running (see %s): make oracle starts the stack again", c, filepath.Join(s.dir, "logs", c+".log"))
@@ -248,7 +278,7 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 	repo := f.String("repo", ".", "the repository the sources are in")
 	runs := f.Int("runs", 2, "runs of each scenario")
 	quiet := f.Duration("quiet", 2500*time.Millisecond, "settled: no change for this long")
-	only := f.String("only", "", "record only the sources whose path matches this regexp")
+	only := f.String("only", "", "record only the sources whose path or recording name matches this regexp")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
@@ -259,7 +289,7 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 	if err != nil {
 		return err
 	}
-	srcs, err := corpus(*repo, f.Args())
+	srcs, err := readCorpus(*repo, f.Args())
 	if err != nil {
 		return err
 	}
@@ -270,14 +300,16 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 		}
 		var kept []source
 		for _, src := range srcs {
-			if re.MatchString(src.path) {
+			if re.MatchString(src.path) || re.MatchString(src.name) {
 				kept = append(kept, src)
 			}
 		}
 		srcs = kept
 	}
 	sort.Slice(srcs, func(i, j int) bool { return srcs[i].path < srcs[j].path })
-	self, err := os.Executable()
+	// The hooks run a copy of this binary: a rebuild while it records
+	// does not change the recorder under it.
+	self, err := copySelf(filepath.Join(s.dir, "oracle-hooks"))
 	if err != nil {
 		return err
 	}
@@ -287,7 +319,7 @@ func recordCmd(ctx context.Context, cache string, instance int, srcDir string, a
 	rc := &recorder{s: s, self: self, src: srcDir, cache: cache, out: *out, runs: *runs, work: filepath.Join(s.dir, "work"),
 		settle: oracle.Settle{QuietSeconds: quiet.Seconds(), PollMillis: 250, TimeoutSeconds: 90},
 		ev: oracle.Evidence{Kyverno: ev.Kyverno, Background: ev.Background, Kubernetes: ev.Kubernetes, Etcd: ev.Etcd,
-			Chainsaw: ev.Chainsaw, Authorizer: ev.Authorizer, Permissions: "kyverno-e2e"}}
+			Chainsaw: ev.Chainsaw, Authorizer: ev.Authorizer, Permissions: "kyverno-e2e", ScanInterval: ev.ScanInterval}}
 	fmt.Printf("oracle: recording %d scenarios against Kyverno %s, %d runs each\n", len(srcs), ev.Kyverno, *runs)
 	return rc.recordAll(ctx, srcs)
 }
@@ -348,4 +380,21 @@ func hookCmd(ctx context.Context, cache string, instance int, runDir, cmd string
 			*step, st.Unready, st.LastPoll.urs, st.LastPoll.terminating)
 	}
 	return writeJSON(rs.file(fmt.Sprintf("step-%03d.json", *step)), rec)
+}
+
+// copySelf copies this program's binary to file.
+func copySelf(file string) (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(self)
+	if err != nil {
+		return "", err
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o755); err != nil {
+		return "", err
+	}
+	return file, os.Rename(tmp, file)
 }

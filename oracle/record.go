@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/internal/oracle"
+	"github.com/genplay/genplay/internal/oracle/corpus"
 )
 
 // source is one scenario of the corpus.
@@ -23,12 +25,15 @@ type source struct {
 	files map[string]string // the other files of its folder (dir tests)
 }
 
-// corpus reads the scenarios: a .yaml file is one scenario; a folder holds
+// readCorpus reads the scenarios: a .yaml file is one scenario; a folder holds
 // chainsaw tests (a chainsaw-test.yaml with its files) or scenario files.
-func corpus(repo string, args []string) ([]source, error) {
+func readCorpus(repo string, args []string) ([]source, error) {
 	var out []source
 	for _, a := range args {
-		full := filepath.Join(repo, a)
+		full := a
+		if !filepath.IsAbs(a) {
+			full = filepath.Join(repo, a)
+		}
 		info, err := os.Stat(full)
 		if err != nil {
 			return nil, err
@@ -83,8 +88,17 @@ func readSource(repo, file string, dir bool) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
-	rel, _ := filepath.Rel(repo, file)
-	s := source{path: filepath.ToSlash(rel), text: string(b), name: recordingName(filepath.ToSlash(rel))}
+	s := source{text: string(b)}
+	rel, err := filepath.Rel(repo, file)
+	switch from := corpus.From(s.text); {
+	case from != "": // a scenario a test made (internal/oracle/corpus): named by its file, from what it says
+		s.path, s.name = from, recordingName(filepath.Base(file))
+	case err == nil && !strings.HasPrefix(rel, ".."):
+		s.path = filepath.ToSlash(rel)
+		s.name = recordingName(s.path)
+	default:
+		s.path, s.name = file, recordingName(filepath.Base(file))
+	}
 	if dir {
 		s.files = map[string]string{}
 		d := filepath.Dir(file)
@@ -111,14 +125,16 @@ var nameChars = regexp.MustCompile(`[^a-z0-9]+`)
 
 // recordingName names a recording after its source: site/examples/x.yaml
 // is example-x, engine/testdata/chainsaw/policy/y/chainsaw-test.yaml is
-// chainsaw-policy-y.
+// chainsaw-policy-y, engine/testdata/cases/cheatsheet/clusterpolicy/data/
+// z/sync-true-orphan-false.yaml is
+// cheatsheet-clusterpolicy-data-z-sync-true-orphan-false.
 func recordingName(rel string) string {
 	rel = strings.TrimSuffix(strings.TrimSuffix(rel, "/chainsaw-test.yaml"), ".yaml")
 	for _, p := range []struct{ prefix, name string }{
 		{"site/examples/", "example-"},
 		{"engine/testdata/chainsaw/", "chainsaw-"},
 		{"engine/testdata/scenarios/", "scenario-"},
-		{"testdata/oracle/corpus/", ""},
+		{"engine/testdata/cases/", ""},
 		{"engine/testdata/", ""},
 	} {
 		if strings.HasPrefix(rel, p.prefix) {
@@ -154,11 +170,20 @@ type recorder struct {
 	cache  string // the build cache (-cache), for the hooks
 }
 
+// errOtherStack: the scenario does not sleep through periodic scans, and
+// the stack's short scan would act in the middle of it.
+var errOtherStack = errors.New("recorded on a stack with Kyverno's hourly background scan")
+
 func (rc *recorder) recordAll(ctx context.Context, srcs []source) error {
 	var failed []string
+	other := 0
 	for i, src := range srcs {
 		start := time.Now()
 		rec, err := rc.record(ctx, src)
+		if errors.Is(err, errOtherStack) {
+			other++
+			continue
+		}
 		if err != nil {
 			fmt.Printf("[%d/%d] %s: not recorded: %v\n", i+1, len(srcs), src.path, err)
 			failed = append(failed, src.path)
@@ -174,6 +199,9 @@ func (rc *recorder) recordAll(ctx context.Context, srcs []source) error {
 			return err
 		}
 	}
+	if other > 0 {
+		fmt.Printf("%d scenarios that do not sleep through periodic scans left to a stack with Kyverno's hourly scan (this one scans every %s)\n", other, rc.ev.ScanInterval)
+	}
 	if len(failed) > 0 {
 		fmt.Printf("%d scenarios not recorded: %s\n", len(failed), strings.Join(failed, ", "))
 	}
@@ -187,6 +215,12 @@ func (rc *recorder) record(ctx context.Context, src source) (*oracle.Recording, 
 	prepared, err := oracle.Prepare(src.text, maxSleep)
 	if err != nil {
 		return nil, err
+	}
+	switch scans := oracle.Scans(prepared); {
+	case scans > 0 && rc.ev.ScanInterval == "":
+		return nil, fmt.Errorf("sleeps through %d periodic background scans (an hour or more): recorded on a stack whose scan is short (make oracle-record ORACLE_SCAN=2m)", scans)
+	case scans == 0 && rc.ev.ScanInterval != "":
+		return nil, errOtherStack
 	}
 	rec := &oracle.Recording{Format: oracle.Format, Name: src.name, Source: src.path, SourceSHA256: oracle.SHA256([]byte(src.text)),
 		Scenario: prepared, Files: src.files, Family: family(prepared), Evidence: rc.ev, Settle: rc.settle}
@@ -291,7 +325,11 @@ func (rc *recorder) run(ctx context.Context, src source, prepared string, n int)
 		}
 	}
 	hook := fmt.Sprintf("%q -cache %q -src %q -instance %d -run %q", rc.self, rc.cache, rc.src, rc.s.instance, dir)
-	hooked, err := oracle.Hook(prepared, hook+" settle", hook+" snapshot -step %d")
+	scan := ""
+	if rc.ev.ScanInterval != "" {
+		scan = hook + " scan -n %d"
+	}
+	hooked, err := oracle.Hook(prepared, hook+" settle", hook+" snapshot -step %d", scan)
 	if err != nil {
 		return oracle.Run{}, err
 	}
@@ -300,6 +338,11 @@ func (rc *recorder) run(ctx context.Context, src source, prepared string, n int)
 	}
 	if err := writeJSON(filepath.Join(dir, "settle-rule.json"), rc.settle); err != nil {
 		return oracle.Run{}, err
+	}
+	if oracle.Scans(prepared) > 0 {
+		if err := rc.alignScans(ctx, dir); err != nil {
+			return oracle.Run{}, err
+		}
 	}
 	started := time.Now().UTC()
 	out, code := rc.chainsaw(ctx, testDir)
@@ -372,7 +415,7 @@ func (s *stack) chainsaw(ctx context.Context, args ...string) (string, int) {
 func chainsawCmd(ctx context.Context, s *stack, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, s.bin("chainsaw-"+chainsawVersion, "chainsaw"), args...)
 	cmd.Env = append(os.Environ(), "KUBECONFIG="+s.kubeconfig(),
-		"PATH="+filepath.Join(s.cache, "kubernetes-"+k8sVersion)+":"+os.Getenv("PATH"))
+		"PATH="+s.k8sDir()+":"+os.Getenv("PATH"))
 	return cmd
 }
 

@@ -29,9 +29,13 @@ type stack struct {
 	// kube-controller-manager, not Kyverno (to check the cluster alone).
 	kubernetesOnly bool
 	cache          string // the build cache (binaries)
-	version  string // Kyverno's
-	instance int
-	dir      string // run/<instance>: certs, logs, pids, etcd data
+	version        string // Kyverno's
+	k8s            string // Kubernetes' (kubernetesFor), once known
+	// scanInterval is the background controller's
+	// BACKGROUND_SCAN_INTERVAL when shortened (empty: Kyverno's hour).
+	scanInterval string
+	instance     int
+	dir          string // run/<instance>: certs, logs, pids, etcd data
 }
 
 func newStack(cache, version string, instance int) *stack {
@@ -63,6 +67,21 @@ func (s *stack) bin(component, name string) string {
 	return filepath.Join(s.cache, component, name)
 }
 func (s *stack) kyvernoDir() string { return filepath.Join(s.cache, "kyverno-"+s.version) }
+func (s *stack) k8sDir() string     { return filepath.Join(s.cache, "kubernetes-"+s.k8s) }
+
+// kubernetesFor is the Kubernetes release Kyverno's build runs on: the
+// one whose libraries its go.mod requires, as oracle/build.sh wrote it
+// beside Kyverno's binaries (K8S_VERSION in the environment overrides it).
+func kubernetesFor(kyvernoDir string) (string, error) {
+	if v := os.Getenv("K8S_VERSION"); v != "" {
+		return v, nil
+	}
+	b, err := os.ReadFile(filepath.Join(kyvernoDir, "kubernetes-version"))
+	if err != nil {
+		return "", fmt.Errorf("which Kubernetes Kyverno runs on: %w (oracle/build.sh writes it)", err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
 
 func (s *stack) admin() (*kube, error) {
 	c := s.certs()
@@ -91,6 +110,9 @@ type evidence struct {
 	StartedAt    time.Time `json:"startedAt"`    // when the stack was up
 	StartSeconds float64   `json:"startSeconds"` // how long up took
 	Authorizer   string    `json:"authorizer"`   // kube-apiserver's --authorization-mode
+	// ScanInterval is the background controller's BACKGROUND_SCAN_INTERVAL
+	// when the stack shortened it (up -scan-interval).
+	ScanInterval string `json:"scanInterval,omitempty"`
 }
 
 func (s *stack) evidenceFile() string { return filepath.Join(s.dir, "evidence.json") }
@@ -120,7 +142,14 @@ func (s *stack) up(ctx context.Context) error {
 			return err
 		}
 	}
-	k8s := "kubernetes-" + k8sVersion
+	if s.k8s == "" {
+		v, err := kubernetesFor(s.kyvernoDir())
+		if err != nil {
+			return err
+		}
+		s.k8s = v
+	}
+	k8s := "kubernetes-" + s.k8s
 	need := []string{s.bin("etcd-"+etcdVersion, "etcd"), s.bin(k8s, "kube-apiserver"), s.bin(k8s, "kube-controller-manager"), s.bin(k8s, "kubectl")}
 	if !s.kubernetesOnly {
 		need = append(need, filepath.Join(s.kyvernoDir(), "kyverno"), filepath.Join(s.kyvernoDir(), "background-controller"),
@@ -220,7 +249,8 @@ func (s *stack) up(ctx context.Context) error {
 	if err := s.startKyverno(ctx, admin); err != nil {
 		return err
 	}
-	ev := &evidence{StartedAt: time.Now().UTC().Truncate(time.Second), StartSeconds: time.Since(start).Round(100 * time.Millisecond).Seconds(), Authorizer: authz}
+	ev := &evidence{StartedAt: time.Now().UTC().Truncate(time.Second), StartSeconds: time.Since(start).Round(100 * time.Millisecond).Seconds(),
+		Authorizer: authz, ScanInterval: s.scanInterval}
 	var v struct{ GitVersion string }
 	if err := admin.get(ctx, "/version", &v); err != nil {
 		return err
@@ -239,8 +269,8 @@ func (s *stack) up(ctx context.Context) error {
 			ev.Chainsaw = string(m[1])
 		}
 	}
-	if ev.Kyverno != s.version || ev.Background != s.version || ev.Kubernetes != k8sVersion {
-		return fmt.Errorf("the live components report Kyverno %q/%q and Kubernetes %q, not %s and %s", ev.Kyverno, ev.Background, ev.Kubernetes, s.version, k8sVersion)
+	if ev.Kyverno != s.version || ev.Background != s.version || ev.Kubernetes != s.k8s {
+		return fmt.Errorf("the live components report Kyverno %q/%q and Kubernetes %q, not %s and %s", ev.Kyverno, ev.Background, ev.Kubernetes, s.version, s.k8s)
 	}
 	b, _ := json.MarshalIndent(ev, "", "  ")
 	if err := os.WriteFile(s.evidenceFile(), append(b, '\n'), 0o644); err != nil {
@@ -249,6 +279,8 @@ func (s *stack) up(ctx context.Context) error {
 	fmt.Printf("oracle: Kyverno %s on Kubernetes %s (etcd %s) is up in %.0fs: KUBECONFIG=%s\n", ev.Kyverno, ev.Kubernetes, ev.Etcd, ev.StartSeconds, s.kubeconfig())
 	return nil
 }
+
+var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // versionLine finds version=v1.19.0, "version"="v1.19.0" or "version":"v1.19.0".
 var versionLine = regexp.MustCompile(`(?:^|[\s{,"])version"?[=:]\s*"?(v\d+\.\d+\.\d+[^" ,}]*)`)
@@ -264,8 +296,9 @@ func logVersion(file string) string {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		line := sc.Text()
-		if !strings.Contains(line, `"version"`) {
+		// Kyverno's text logs are coloured: version=\x1b[0mv1.19.0.
+		line := ansi.ReplaceAllString(sc.Text(), "")
+		if !strings.Contains(line, "version") {
 			continue
 		}
 		if m := versionLine.FindStringSubmatch(line); m != nil {
@@ -275,10 +308,11 @@ func logVersion(file string) string {
 	return ""
 }
 
-// e2ePermissions is what Kyverno's own e2e install adds to the background
-// controller's role (scripts/config/standard/kyverno.yaml:
-// backgroundController.rbac.clusterRole.extraResources), aggregated into
-// it by label; genplay's kyverno-e2e permission profile is the same.
+// e2ePermissions is what Kyverno's own e2e install adds to the admission
+// and background controllers' roles (scripts/config/standard/kyverno.yaml:
+// {admission,background}Controller.rbac.clusterRole.extraResources),
+// aggregated into them by label; genplay's kyverno-e2e permission profile
+// is the same.
 const e2ePermissions = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata:
@@ -287,7 +321,18 @@ metadata:
     rbac.kyverno.io/aggregate-to-background-controller: "true"
 rules:
 - apiGroups: ["*"]
-  resources: [configmaps, networkpolicies, resourcequotas, secrets, roles, rolebindings, limitranges, namespaces, nodes, nodes/status, pods]
+  resources: [configmaps, networkpolicies, resourcequotas, secrets, roles, rolebindings, clusterroles, clusterrolebindings, limitranges, namespaces, nodes, nodes/status, pods]
+  verbs: [create, update, patch, delete, get, list]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:admission-controller:oracle-e2e
+  labels:
+    rbac.kyverno.io/aggregate-to-admission-controller: "true"
+rules:
+- apiGroups: ["*"]
+  resources: [secrets]
   verbs: [create, update, patch, delete, get, list]
 `
 
@@ -332,7 +377,7 @@ func (s *stack) installKyverno(ctx context.Context) error {
 }
 
 func (s *stack) kubectl(ctx context.Context, args ...string) error {
-	cmd := exec.CommandContext(ctx, s.bin("kubernetes-"+k8sVersion, "kubectl"), append([]string{"--kubeconfig=" + s.kubeconfig()}, args...)...)
+	cmd := exec.CommandContext(ctx, filepath.Join(s.k8sDir(), "kubectl"), append([]string{"--kubeconfig=" + s.kubeconfig()}, args...)...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("kubectl %s: %w\n%s", strings.Join(args, " "), err, lastLines(string(out), 20))
@@ -406,7 +451,7 @@ func (s *stack) deploymentContainer(deployment, name string) (*container, error)
 
 // kyvernoProcess starts one of Kyverno's controllers with the chart's flags
 // and environment, overriding what running outside the cluster changes.
-func (s *stack) kyvernoProcess(name, deployment, containerName, binary, sa string, override map[string]string) error {
+func (s *stack) kyvernoProcess(name, deployment, containerName, binary, sa string, override map[string]string, extraEnv ...string) error {
 	c, err := s.deploymentContainer(deployment, containerName)
 	if err != nil {
 		return err
@@ -443,7 +488,7 @@ func (s *stack) kyvernoProcess(name, deployment, containerName, binary, sa strin
 		}
 		env = append(env, e.Name+"="+v)
 	}
-	return s.start(name, binary, env, args...)
+	return s.start(name, binary, append(env, extraEnv...), args...)
 }
 
 func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
@@ -457,10 +502,19 @@ func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
 	}); err != nil {
 		return err
 	}
-	if err := s.kyvernoProcess("kyverno-background", "kyverno-background-controller", "controller", filepath.Join(kd, "background-controller"), saBg, map[string]string{
+	bg := map[string]string{
 		"metricsPort":                     strconv.Itoa(s.port(portBgMetrics)),
 		"controllerRuntimeMetricsAddress": "127.0.0.1:" + strconv.Itoa(s.port(portBgCRMetrics)),
-	}); err != nil {
+	}
+	var bgEnv []string
+	if s.scanInterval != "" {
+		// A short background scan, and the log line of each periodic
+		// reconcile (V(3) in pkg/policy/policy_controller.go
+		// forceReconciliation), which the recorder's scan hook waits for.
+		bgEnv = append(bgEnv, "BACKGROUND_SCAN_INTERVAL="+s.scanInterval)
+		bg["v"] = "3"
+	}
+	if err := s.kyvernoProcess("kyverno-background", "kyverno-background-controller", "controller", filepath.Join(kd, "background-controller"), saBg, bg, bgEnv...); err != nil {
 		return err
 	}
 	// The cleanup controller runs when it was built (ORACLE_CLEANUP=1).
@@ -489,7 +543,9 @@ func (s *stack) startKyverno(ctx context.Context, admin *kube) error {
 			}
 		}
 		for _, lease := range []string{"kyverno-background-controller", "kyverno"} {
-			var l struct{ Spec struct{ HolderIdentity string } }
+			var l struct {
+				Spec struct{ HolderIdentity string }
+			}
 			if err := admin.get(ctx, "/apis/coordination.k8s.io/v1/namespaces/kyverno/leases/"+lease, &l); err != nil {
 				return fmt.Errorf("lease %s: %w", lease, err)
 			}

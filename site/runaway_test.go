@@ -45,7 +45,12 @@ func TestPlaygroundStopsARunawayScenario(t *testing.T) {
 			assert.True(t, eval[bool](p, `genplay.running`))
 			// The editor takes input while the run goes on.
 			p.do(chromedp.Click(chromedp.CSS("#share")))
-			assert.Less(t, time.Since(start), time.Second, "the main thread answers at once")
+			// Answered while the run goes on (genplay.running above) is
+			// what shows the main thread free; the bound only catches a
+			// page that answers late, and is loose because a loaded CI
+			// machine gives the renderer little CPU.
+			assert.Less(t, time.Since(start), 5*time.Second, "the main thread answers while the engine works")
+			assert.True(t, eval[bool](p, `genplay.running`), "the run was still going")
 			time.Sleep(100 * time.Millisecond)
 		}
 		p.shot("40-runaway-running")

@@ -15,8 +15,8 @@
 //     brotli. It answers a scenario that writes a policies.kyverno.io
 //     policy with a Result whose "skipped" says "this build of genplay has
 //     no CEL engine" (and a warning diagnostic at the write).
-//   - the full build (-tags cel,nox509; genplay-cel-HASH.wasm): both
-//     families, at most 3.5 MB brotli. nox509 leaves crypto/x509 out, so
+//   - the full build (-tags cel; genplay-cel-HASH.wasm): both families,
+//     at most 3.5 MB brotli. Like every js build it has no crypto/x509, so
 //     x509.decode is an error that says so (engine/doc.go).
 //
 // `make site` builds both; `make size` (site/size.mjs) reports and enforces

@@ -220,14 +220,14 @@ func TestMigrationDocIsCurrent(t *testing.T) {
 		tests, diags := scenario.Parse(c.file, []byte(c.text))
 		require.False(t, diags.HasErrors(), "%s: %v", c.file, diags)
 		if os.Getenv(corpus.Env) != "" {
-			// The case as written and converted, for make oracle-record.
-			name := strings.ReplaceAll(fmt.Sprintf("%s/sync-%t-orphan-%t", c.row.dir, c.sync, c.orphan), "/", "-")
+			// The case converted, for make oracle-record (which records the
+			// case as written from its file).
 			docs, diags := source.Parse(c.file, []byte(c.text))
 			require.False(t, diags.HasErrors(), "%s: %v", c.file, diags)
 			converted, _, err := migrate.ConvertTestDocument(docs[0])
 			require.NoError(t, err, c.file)
-			corpus.Write(t, "migrate-"+name+"-legacy", c.text)
-			corpus.Write(t, "migrate-"+name+"-converted", converted)
+			rel := filepath.ToSlash(strings.TrimPrefix(c.file, filepath.Join("..", "..")+string(filepath.Separator)))
+			corpus.Write(t, fmt.Sprintf("migrate-%s/sync-%t-orphan-%t", c.row.dir, c.sync, c.orphan), "genplay migrate "+rel, converted)
 		}
 		cmp := migrate.Compare(tests[0], engine.Options{Families: families, Permissions: engine.PermissionsUnchecked})
 		require.Equal(t, migrate.Full, cmp.Conversion.Status(), "%s converts fully: %v", c.file, cmp.Conversion.Findings)

@@ -21,7 +21,7 @@ out=build
 # binary under the free plan's 3 MB gzipped (2.74 MB, 2026-11-30) at about
 # twice the speed of no inlining. Run on its own, it builds without inlining.
 # shellcheck disable=SC2086 # one flag per word
-# WORKER_TAGS=cel,nox509 builds the worker with the CEL family (families_cel.go),
+# WORKER_TAGS=cel builds the worker with the CEL family (families_cel.go),
 # too big for the free plan; the default has none (README.md).
 GOOS=js GOARCH=wasm "$GO" build -tags "${WORKER_TAGS:-}" -trimpath ${WASMGCFLAGS:--gcflags=all=-l} -ldflags="-s -w" -o "$out/app.wasm" .
 

@@ -7,6 +7,6 @@ import (
 	"github.com/genplay/genplay/engine/gpol/controller"
 )
 
-// families, with WORKER_TAGS=cel,nox509 (build.sh), is the CEL
+// families, with WORKER_TAGS=cel (build.sh), is the CEL
 // GeneratingPolicy family: a worker for the paid plan (README.md).
 var families = []engine.Family{controller.New}

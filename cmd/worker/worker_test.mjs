@@ -128,7 +128,7 @@ describe("the built worker answers as the native server does", () => {
 
   // The default worker has no CEL family (README.md): a CEL example is
   // answered with the skip that says so; a worker built with
-  // WORKER_TAGS=cel,nox509 answers the bytes of genplay run -o json.
+  // WORKER_TAGS=cel answers the bytes of genplay run -o json.
   const isCEL = (file) => readFileSync(join(root, "site/examples", file), "utf8").includes("policies.kyverno.io/");
   for (const file of examples.filter(isCEL)) {
     test(`running ${file} answers the CLI's bytes, or the skip of a worker without CEL`, async () => {

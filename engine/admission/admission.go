@@ -19,6 +19,9 @@ const (
 	// ReportsUser is Kyverno's reports controller, which writes
 	// PolicyReports.
 	ReportsUser = "system:serviceaccount:kyverno:kyverno-reports-controller"
+	// AdmissionControllerUser is Kyverno's admission controller, which
+	// writes the webhook configurations.
+	AdmissionControllerUser = "system:serviceaccount:kyverno:kyverno-admission-controller"
 	// NamespaceControllerUser and GarbageCollectorUser are the Kubernetes
 	// controllers that delete objects in cascades.
 	NamespaceControllerUser = "system:serviceaccount:kube-system:namespace-controller"

@@ -11,7 +11,9 @@ import (
 
 // applyDefaults does the defaulting and conversions the API server applies
 // on write that generate policies and their tests can observe:
-//   - a Secret's stringData is merged into data, base64-encoded, and dropped;
+//   - a Secret's stringData is merged into data, base64-encoded, and
+//     dropped, and its type is Opaque when it has none (SetDefaults_Secret:
+//     a clone of it has the type too, as real Kyverno's copies showed);
 //   - a Namespace gets status.phase Active;
 //   - RBAC subjects of kind User or Group get apiGroup rbac.authorization.k8s.io.
 //
@@ -19,6 +21,9 @@ import (
 func applyDefaults(info KindInfo, o resource.Object) {
 	switch {
 	case info.Group == "" && info.Kind == "Secret":
+		if t, _ := o["type"].(string); t == "" {
+			o["type"] = "Opaque"
+		}
 		if sd, ok := o["stringData"].(map[string]any); ok {
 			data, _ := o["data"].(map[string]any)
 			if data == nil {

@@ -21,6 +21,17 @@ func TestAPIServerDefaults(t *testing.T) {
 		assert.Equal(t, map[string]any{"kept": "a2VwdA==", "token": "YWJj"}, sec["data"])
 		assert.NotContains(t, sec, "stringData")
 	})
+	// Real Kyverno's recordings (testdata/oracle) hold Secrets, and their
+	// clones, with type Opaque where the scenario wrote none.
+	t.Run("a Secret without a type is Opaque; a type is kept", func(t *testing.T) {
+		sec, err := s.Create(resource.Object{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "plain", "namespace": "team-a"}})
+		require.NoError(t, err)
+		assert.Equal(t, "Opaque", sec["type"])
+		sec, err = s.Create(resource.Object{"apiVersion": "v1", "kind": "Secret", "metadata": map[string]any{"name": "pull", "namespace": "team-a"},
+			"type": "kubernetes.io/dockerconfigjson", "data": map[string]any{".dockerconfigjson": "e30="}})
+		require.NoError(t, err)
+		assert.Equal(t, "kubernetes.io/dockerconfigjson", sec["type"])
+	})
 	t.Run("a Namespace is Active", func(t *testing.T) {
 		ns, err := s.Get(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: "team-a"})
 		require.NoError(t, err)

@@ -3,9 +3,10 @@
 // namespaces and garbage collection, and nothing else.
 //
 // A Store holds resource.Objects keyed by group, kind, namespace and name.
-// Create, Update, Get, Delete and List behave like the matching API calls:
-// every write stamps the object with metadata.uid, metadata.resourceVersion,
-// metadata.generation and metadata.creationTimestamp, and failures come back
+// Create, Update, Apply, Get, Delete and List behave like the matching API
+// calls: every write stamps the object with metadata.uid,
+// metadata.resourceVersion, metadata.generation and
+// metadata.creationTimestamp, and failures come back
 // as *StatusError values whose messages read like the API server's
 // (`configmaps "settings" not found`). Check them with errors.Is against
 // ErrNotFound, ErrAlreadyExists, ErrConflict, ErrInvalid, ErrBadRequest and
@@ -49,7 +50,7 @@
 //   - Defaulting is limited to what generate policies and their tests can
 //     observe: a Namespace gets status.phase Active and the
 //     kubernetes.io/metadata.name label; a Secret's stringData is merged
-//     into data; RBAC User and Group subjects get their apiGroup; a
+//     into data and its type defaults to Opaque; RBAC User and Group subjects get their apiGroup; a
 //     CustomResourceDefinition's status is the API server's (what a write
 //     puts there is dropped): acceptedNames, the NamesAccepted and
 //     Established conditions (True at once: the CRD is established by the
@@ -79,7 +80,18 @@
 //   - There is no status subresource: Update writes status like any other
 //     field. generation grows when anything outside metadata and status
 //     changes, for every kind.
-//   - There are no managedFields, no server-side apply, no Patch, no Watch,
+//   - Server-side apply (Apply) is forced, the only kind Kyverno makes, and
+//     follows structured-merge-diff: the applied object is merged into the
+//     live one, and a field the manager applied before and no longer
+//     applies goes unless another writer owns it (the writer of a Create
+//     or Update owns what it added or changed; the other apply managers
+//     what they applied), with the maps that removal empties. Ownership is
+//     kept per object and manager but not shown as metadata.managedFields,
+//     and every writer but the apply managers counts as one. Lists are
+//     atomic (replaced whole; no merge keys), and an apply never writes
+//     status (as for every kind with a status subresource), where Create
+//     and Update write it like any other field.
+//   - There are no managedFields in metadata, no Patch, no Watch,
 //     no selfLink, and no list resourceVersion or continue tokens.
 //   - Reading an object through another served version of its kind only
 //     relabels apiVersion; no conversion takes place.

@@ -128,6 +128,9 @@ type Store struct {
 	keepUIDs bool
 	// writes counts every insert and removal (Writes).
 	writes uint64
+	// managed records who owns the fields of the objects server-side apply
+	// has written, by uid (apply.go); nil until the first apply.
+	managed map[string]*managedFields
 
 	audit *audit // nil unless EnableAudit
 }
@@ -302,6 +305,11 @@ func (s *Store) Len() int {
 func (s *Store) Create(obj resource.Object) (resource.Object, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.create(obj)
+}
+
+// create is Create with the lock held.
+func (s *Store) create(obj resource.Object) (resource.Object, error) {
 	o, err := admit(obj)
 	if err != nil {
 		return nil, err
@@ -396,6 +404,13 @@ func (s *Store) Update(obj resource.Object) (resource.Object, error) {
 func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.update(obj, false, false)
+}
+
+// update is UpdateChanged with the lock held. A write by server-side apply
+// (applied, apply.go) records its ownership itself; a dry run stores
+// nothing and reports whether the update would write.
+func (s *Store) update(obj resource.Object, applied, dryRun bool) (resource.Object, bool, error) {
 	o, err := admit(obj)
 	if err != nil {
 		return nil, false, err
@@ -455,11 +470,17 @@ func (s *Store) UpdateChanged(obj resource.Object) (resource.Object, bool, error
 	if err := checkStoredSize(o); err != nil {
 		return nil, false, err
 	}
+	if dryRun {
+		return o, true, nil
+	}
 	if specChanged(cur.obj, o) {
 		gen, _ := curMD["generation"].(float64)
 		md["generation"] = gen + 1
 	}
 	md["resourceVersion"] = s.nextRV()
+	if !applied {
+		s.updatedBy(cur, o)
+	}
 	s.remove(cur)
 	s.insert(key, o)
 	s.audit.stored(o)
@@ -569,6 +590,7 @@ func (s *Store) cascade(e *entry, actor string, deleting map[objKey]bool, out *[
 		}
 	}
 	s.remove(e)
+	delete(s.managed, e.uid)
 	*out = append(*out, Deletion{Object: e.obj, Actor: actor})
 }
 

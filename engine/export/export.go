@@ -156,6 +156,8 @@ type opRef struct {
 	marker  string // the marker step's summary
 	writes  bool   // apply/create/update/patch
 	deletes bool
+	// next is the operation after it in the test as written, or nil.
+	next *scenario.Operation
 }
 
 // withMarkers puts a marker check after every operation of t's steps (try
@@ -170,13 +172,18 @@ func withMarkers(t *scenario.Test) []opRef {
 				list = &st.Finally
 			}
 			var out []scenario.Operation
-			for j := range *list {
-				op := (*list)[j]
+			orig := *list
+			for j := range orig {
+				op := orig[j]
+				var next *scenario.Operation
+				if j+1 < len(orig) {
+					next = &orig[j+1]
+				}
 				name := fmt.Sprintf("op-%d", len(ops))
 				ref := resource.Ref{APIVersion: markerAPIVersion, Kind: markerKind, Name: name}
 				ops = append(ops, opRef{step: i, finally: fin, index: j, marker: scenario.OpError + " " + ref.String(),
 					writes:  op.Type == scenario.OpApply || op.Type == scenario.OpCreate || op.Type == scenario.OpUpdate || op.Type == scenario.OpPatch,
-					deletes: op.Type == scenario.OpDelete})
+					deletes: op.Type == scenario.OpDelete, next: next})
 				out = append(out, op, scenario.Operation{Type: scenario.OpError, Pos: op.Pos, ContinueOnError: true,
 					Resources: []scenario.Resource{{Object: resource.Object{"apiVersion": markerAPIVersion, "kind": markerKind,
 						"metadata": map[string]any{"name": name}}}}})
@@ -246,7 +253,7 @@ func opChecks(op opRef, steps []timeline.Step, before, after []resource.Object, 
 			if ref.Namespace == "" && ns != "" && (r.Object.Kind() == "Policy" || r.Object.Kind() == "NamespacedGeneratingPolicy") {
 				ref.Namespace = ns
 			}
-			if obj, ok := afterIdx[ref]; ok {
+			if obj, ok := afterIdx[ref]; ok && !asserts(op.next, ref) {
 				if c, ok := ready(obj, ns); ok {
 					items = append(items, c)
 				}
@@ -352,6 +359,22 @@ func isDownstream(obj resource.Object) bool {
 
 // ready is the readiness check of a policy, as Kyverno's chainsaw step
 // templates write it.
+// asserts reports whether op is an assert of the object ref (one that names
+// no namespace is in the test's): the test waits for it already, as
+// Kyverno's own tests wait for a policy's readiness right after applying it.
+func asserts(op *scenario.Operation, ref resource.Ref) bool {
+	if op == nil || op.Type != scenario.OpAssert {
+		return false
+	}
+	for _, r := range op.Resources {
+		got := r.Object.Ref()
+		if got.Kind == ref.Kind && got.Name == ref.Name && (got.Namespace == "" || got.Namespace == ref.Namespace) {
+			return true
+		}
+	}
+	return false
+}
+
 func ready(obj resource.Object, ns string) (check, bool) {
 	meta := map[string]any{"name": obj.Name()}
 	if n := obj.Namespace(); n != "" && n != ns {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/export"
@@ -155,6 +156,27 @@ func TestExportGallery(t *testing.T) {
 		if assert.NoError(t, err, ex.File) {
 			assertSubsequence(t, string(ex.Text), r.Text)
 			assert.Positive(t, r.Asserts, ex.File)
+			assertNoRepeat(t, ex.File, r.Text)
+		}
+	}
+}
+
+// assertNoRepeat checks that no operation of an exported test is the one
+// before it again (a readiness wait inserted before the test's own).
+func assertNoRepeat(t *testing.T, file, text string) {
+	t.Helper()
+	var test struct {
+		Spec struct {
+			Steps []struct {
+				Name string           `json:"name"`
+				Try  []map[string]any `json:"try"`
+			} `json:"steps"`
+		} `json:"spec"`
+	}
+	require.NoError(t, yaml.Unmarshal([]byte(text), &test))
+	for _, st := range test.Spec.Steps {
+		for i := 1; i < len(st.Try); i++ {
+			assert.NotEqual(t, st.Try[i-1], st.Try[i], "%s, step %q: operation %d repeats the one before", file, st.Name, i)
 		}
 	}
 }

@@ -102,15 +102,18 @@ func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, 
 	}
 }
 
+// FieldManager is the field manager of Kyverno's server-side applies,
+// in both families (K:pkg/clients/dclient/client.go ApplyResource:
+// "kyverno-" + "generate", Force: true).
+const FieldManager = "kyverno-generate"
+
 // Create creates obj as user and admits the request.
 func (c *Controller) Create(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
 	created, err := c.store.Create(obj)
 	if err != nil {
 		return nil, err
 	}
-	c.rec.Changed(nil, created)
-	c.Admit(admission.Request{Operation: admission.OpCreate, Object: created, User: user})
-	c.observe(WatchEvent{Type: WatchAdded, Object: created, User: user})
+	c.created(user, created)
 	return created, nil
 }
 
@@ -125,14 +128,48 @@ func (c *Controller) Update(user admission.UserInfo, obj resource.Object) (resou
 	if err != nil {
 		return nil, err
 	}
-	if updated.ResourceVersion() != old.ResourceVersion() {
-		c.rec.Changed(old, updated)
-	}
-	c.Admit(admission.Request{Operation: admission.OpUpdate, Object: updated, OldObject: old, User: user})
-	if updated.ResourceVersion() != old.ResourceVersion() {
-		c.observe(WatchEvent{Type: WatchModified, Object: updated, Old: old, User: user})
-	}
+	c.updated(user, old, updated)
 	return updated, nil
+}
+
+// Apply writes obj as user with a forced server-side apply by FieldManager
+// (cluster.Store.Apply) and admits the request: a CREATE when it created
+// the object, else an UPDATE, as for Create and Update.
+func (c *Controller) Apply(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	old, err := c.store.View(obj.Ref()) // only read
+	if err != nil && !errors.Is(err, cluster.ErrNotFound) {
+		return nil, err
+	}
+	out, _, err := c.store.Apply(obj, FieldManager, false)
+	if err != nil {
+		return nil, err
+	}
+	if old == nil {
+		c.created(user, out)
+	} else {
+		c.updated(user, old, out)
+	}
+	return out, nil
+}
+
+// created records and admits the creation of obj.
+func (c *Controller) created(user admission.UserInfo, obj resource.Object) {
+	c.rec.Changed(nil, obj)
+	c.Admit(admission.Request{Operation: admission.OpCreate, Object: obj, User: user})
+	c.observe(WatchEvent{Type: WatchAdded, Object: obj, User: user})
+}
+
+// updated records and admits an update of old to obj, which may have
+// changed nothing.
+func (c *Controller) updated(user admission.UserInfo, old, obj resource.Object) {
+	changed := obj.ResourceVersion() != old.ResourceVersion()
+	if changed {
+		c.rec.Changed(old, obj)
+	}
+	c.Admit(admission.Request{Operation: admission.OpUpdate, Object: obj, OldObject: old, User: user})
+	if changed {
+		c.observe(WatchEvent{Type: WatchModified, Object: obj, Old: old, User: user})
+	}
 }
 
 // Delete deletes the object as user, with the API server's cascades

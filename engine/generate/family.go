@@ -94,8 +94,9 @@ type PolicyAdmission struct {
 	// Diagnostics point at the YAML that caused an error or a warning.
 	Diagnostics source.Diagnostics
 	// Changes name the changes between Kyverno releases that decided the
-	// answer (its denial or its warnings), for the timeline's events.
-	Changes []string
+	// denial, WarningChanges those that decided the warnings, for the
+	// timeline's events.
+	Changes, WarningChanges []string
 }
 
 // Override forces generate settings on every policy a scenario writes; a

@@ -3,6 +3,7 @@ package gpol
 import (
 	"testing"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/source"
 )
 
@@ -30,7 +31,7 @@ func BenchmarkMatch(b *testing.B) {
 	hit := podCreate("team-a", "web", map[string]any{"app": "web"})
 	hit.NamespaceLabels = map[string]string{"env": "prod"}
 	miss := hit
-	miss.Operation = OpDelete
+	miss.Operation = admission.OpDelete
 	b.Run("match", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {

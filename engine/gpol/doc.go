@@ -19,19 +19,11 @@
 // enumerate existing triggers. StatusReady renders the status conditions
 // Kyverno's policy-status controller writes.
 //
-// ValidatingWebhookConfiguration renders the webhook configuration
-// Kyverno's webhook controller writes for the policies.
-//
 // Where the model differs from a cluster with Kyverno 1.19:
 //   - metadata is not checked field by field (ObjectMeta's own validation
 //     is the store's);
 //   - webhookConfiguration.timeoutSeconds is not range-checked (the API
-//     server would refuse the webhook Kyverno then writes, not the policy);
-//   - in ValidatingWebhookConfiguration, the suffix that tells several basic
-//     webhooks apart hashes the selectors' JSON (Kyverno's serialization
-//     may differ), autogen's extra match conditions for policies on pods
-//     are not rendered, and a NamespacedGeneratingPolicy's basic webhook
-//     path joins namespace/name (not verified against a cluster).
+//     server would refuse the webhook Kyverno then writes, not the policy).
 //
 // The package is pure Go: it does not import cel-go.
 package gpol

@@ -3,6 +3,7 @@ package gpol
 import (
 	"testing"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 )
@@ -45,10 +46,10 @@ func FuzzParseGeneratingPolicy(f *testing.F) {
 				positions(e)
 			}
 			m := p.Spec.MatchConstraints
-			a := Attributes{Operation: OpCreate, Version: "v1", Resource: "pods", Name: "p", Namespace: "ns", Object: obj, OldObject: obj,
+			a := Attributes{Operation: admission.OpCreate, Version: "v1", Resource: "pods", Name: "p", Namespace: "ns", Object: obj, OldObject: obj,
 				NamespaceLabels: map[string]string{"a": "b"}, Kind: resource.GVK{Version: "v1", Kind: "Pod"}}
 			m.Match(a)
-			a.Resource, a.Namespace, a.Operation = "namespaces", "", OpDelete
+			a.Resource, a.Namespace, a.Operation = "namespaces", "", admission.OpDelete
 			m.Match(a)
 			for _, tt := range m.TriggerTargets() {
 				m.TriggerCandidate(tt, obj, func(string) (map[string]string, bool) { return map[string]string{"a": "b"}, true })

@@ -5,15 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
-)
-
-// Admission operations.
-const (
-	OpCreate  = "CREATE"
-	OpUpdate  = "UPDATE"
-	OpDelete  = "DELETE"
-	OpConnect = "CONNECT"
 )
 
 // Attributes is what matchConstraints are matched against: Kubernetes'
@@ -159,7 +152,7 @@ func (m *MatchResources) matchNamespace(a Attributes) (bool, string, error) {
 	var lbls map[string]string
 	whose := "namespace " + a.Namespace
 	switch {
-	case a.Resource == "namespaces" && a.SubResource == "" && (a.Operation == OpCreate || a.Operation == OpUpdate):
+	case a.Resource == "namespaces" && a.SubResource == "" && (a.Operation == admission.OpCreate || a.Operation == admission.OpUpdate):
 		if a.Object != nil {
 			lbls = a.Object.Labels()
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -20,7 +21,7 @@ func obj(apiVersion, kind, ns, name string, labels map[string]any) resource.Obje
 }
 
 func podCreate(ns, name string, labels map[string]any) Attributes {
-	return Attributes{Operation: OpCreate, Version: "v1", Resource: "pods", Kind: resource.GVK{Version: "v1", Kind: "Pod"},
+	return Attributes{Operation: admission.OpCreate, Version: "v1", Resource: "pods", Kind: resource.GVK{Version: "v1", Kind: "Pod"},
 		Name: name, Namespace: ns, Object: obj("v1", "Pod", ns, name, labels), Namespaced: true}
 }
 
@@ -28,11 +29,11 @@ func nsRequest(op, name string, labels map[string]any) Attributes {
 	a := Attributes{Operation: op, Version: "v1", Resource: "namespaces", Kind: resource.GVK{Version: "v1", Kind: "Namespace"}, Name: name}
 	o := obj("v1", "Namespace", "", name, labels)
 	switch op {
-	case OpCreate:
+	case admission.OpCreate:
 		a.Object = o
-	case OpUpdate:
+	case admission.OpUpdate:
 		a.Object, a.OldObject = o, o
-	case OpDelete:
+	case admission.OpDelete:
 		a.OldObject = o
 	}
 	return a
@@ -46,22 +47,22 @@ var (
 	core    = []string{""}
 	v1      = []string{"v1"}
 	all     = []string{"*"}
-	create  = []string{OpCreate}
+	create  = []string{admission.OpCreate}
 	pods    = []string{"pods"}
-	crUp    = []string{OpCreate, OpUpdate}
+	crUp    = []string{admission.OpCreate, admission.OpUpdate}
 	anyRule = rule(all, all, all, all)
 )
 
 func TestMatchFollowsKubernetesRules(t *testing.T) {
 	exec := podCreate("team-a", "web", nil)
-	exec.Operation, exec.SubResource = OpConnect, "exec"
+	exec.Operation, exec.SubResource = admission.OpConnect, "exec"
 	exec.Kind = resource.GVK{Version: "v1", Kind: "PodExecOptions"}
-	scale := Attributes{Operation: OpUpdate, Group: "apps", Version: "v1", Resource: "deployments", SubResource: "scale", Name: "web", Namespace: "team-a"}
-	deploy := Attributes{Operation: OpCreate, Group: "apps", Version: "v1", Resource: "deployments", Name: "web", Namespace: "team-a",
+	scale := Attributes{Operation: admission.OpUpdate, Group: "apps", Version: "v1", Resource: "deployments", SubResource: "scale", Name: "web", Namespace: "team-a"}
+	deploy := Attributes{Operation: admission.OpCreate, Group: "apps", Version: "v1", Resource: "deployments", Name: "web", Namespace: "team-a",
 		Kind: resource.GVK{Group: "apps", Version: "v1", Kind: "Deployment"}}
 	generated := podCreate("team-a", "", nil)
 	generated.Object.Metadata()["generateName"] = "web-"
-	clusterRole := Attributes{Operation: OpCreate, Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles", Name: "admin"}
+	clusterRole := Attributes{Operation: admission.OpCreate, Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles", Name: "admin"}
 
 	tests := []struct {
 		name  string
@@ -72,7 +73,7 @@ func TestMatchFollowsKubernetesRules(t *testing.T) {
 	}{
 		{"an exact rule matches", []ResourceRule{rule(core, v1, pods, create)}, podCreate("team-a", "web", nil), true, ""},
 		{"* matches every group, version, resource and operation", []ResourceRule{anyRule}, deploy, true, ""},
-		{"an unlisted operation does not match", []ResourceRule{rule(core, v1, pods, create)}, func() Attributes { a := podCreate("team-a", "web", nil); a.Operation = OpUpdate; return a }(), false,
+		{"an unlisted operation does not match", []ResourceRule{rule(core, v1, pods, create)}, func() Attributes { a := podCreate("team-a", "web", nil); a.Operation = admission.OpUpdate; return a }(), false,
 			"UPDATE of Pod team-a/web does not match matchConstraints.resourceRules: operation UPDATE is not in operations [CREATE]"},
 		{"another group does not match", []ResourceRule{rule(core, v1, []string{"deployments"}, create)}, deploy, false,
 			`CREATE of Deployment team-a/web does not match matchConstraints.resourceRules: API group "apps" is not in apiGroups [""]`},
@@ -83,7 +84,7 @@ func TestMatchFollowsKubernetesRules(t *testing.T) {
 		{"* does not match subresources", []ResourceRule{rule(core, v1, all, all)}, exec, false,
 			`CONNECT of PodExecOptions/exec team-a/web does not match matchConstraints.resourceRules: resource "pods/exec" is not in resources [*]`},
 		{"pods/* matches pods/exec", []ResourceRule{rule(core, v1, []string{"pods/*"}, all)}, exec, true, ""},
-		{"pods/exec matches pods/exec", []ResourceRule{rule(core, v1, []string{"pods/exec"}, []string{OpConnect})}, exec, true, ""},
+		{"pods/exec matches pods/exec", []ResourceRule{rule(core, v1, []string{"pods/exec"}, []string{admission.OpConnect})}, exec, true, ""},
 		{"pods does not match pods/exec", []ResourceRule{rule(core, v1, pods, all)}, exec, false,
 			`CONNECT of PodExecOptions/exec team-a/web does not match matchConstraints.resourceRules: resource "pods/exec" is not in resources [pods]`},
 		{"*/scale matches a scale subresource", []ResourceRule{rule(all, all, []string{"*/scale"}, all)}, scale, true, ""},
@@ -91,9 +92,9 @@ func TestMatchFollowsKubernetesRules(t *testing.T) {
 		{"*/scale does not match the resource itself", []ResourceRule{rule(all, all, []string{"*/scale"}, all)}, deploy, false,
 			`CREATE of Deployment team-a/web does not match matchConstraints.resourceRules: resource "deployments" is not in resources [*/scale]`},
 		{"scope Namespaced matches a namespaced request", []ResourceRule{{APIGroups: core, APIVersions: v1, Resources: pods, Operations: all, Scope: "Namespaced"}}, podCreate("team-a", "web", nil), true, ""},
-		{"scope Namespaced does not match a Namespace", []ResourceRule{{APIGroups: all, APIVersions: all, Resources: all, Operations: all, Scope: "Namespaced"}}, nsRequest(OpCreate, "team-a", nil), false,
+		{"scope Namespaced does not match a Namespace", []ResourceRule{{APIGroups: all, APIVersions: all, Resources: all, Operations: all, Scope: "Namespaced"}}, nsRequest(admission.OpCreate, "team-a", nil), false,
 			"CREATE of Namespace team-a does not match matchConstraints.resourceRules: scope Namespaced does not match a cluster-scoped request"},
-		{"scope Cluster matches a Namespace", []ResourceRule{{APIGroups: all, APIVersions: all, Resources: all, Operations: all, Scope: "Cluster"}}, nsRequest(OpCreate, "team-a", nil), true, ""},
+		{"scope Cluster matches a Namespace", []ResourceRule{{APIGroups: all, APIVersions: all, Resources: all, Operations: all, Scope: "Cluster"}}, nsRequest(admission.OpCreate, "team-a", nil), true, ""},
 		{"scope Cluster matches a cluster-scoped kind", []ResourceRule{{APIGroups: all, APIVersions: all, Resources: all, Operations: all, Scope: "Cluster"}}, clusterRole, true, ""},
 		{"scope Cluster does not match a namespaced request", []ResourceRule{{APIGroups: all, APIVersions: all, Resources: all, Operations: all, Scope: "Cluster"}}, deploy, false,
 			"CREATE of Deployment team-a/web does not match matchConstraints.resourceRules: scope Cluster does not match a namespaced request"},
@@ -104,7 +105,7 @@ func TestMatchFollowsKubernetesRules(t *testing.T) {
 		{"resourceNames need the generateName to start with a name", []ResourceRule{{APIGroups: core, APIVersions: v1, Resources: pods, Operations: all, ResourceNames: []string{"api"}}}, generated, false,
 			`CREATE of Pod does not match matchConstraints.resourceRules: the request has no name and its generateName "web-" starts with none of resourceNames [api]`},
 		{"any of several rules matches", []ResourceRule{rule(core, v1, []string{"configmaps"}, create), rule(core, v1, pods, create)}, podCreate("team-a", "web", nil), true, ""},
-		{"none of several rules says why for each", []ResourceRule{rule(core, v1, []string{"configmaps"}, create), rule(core, v1, pods, []string{OpDelete})}, podCreate("team-a", "web", nil), false,
+		{"none of several rules says why for each", []ResourceRule{rule(core, v1, []string{"configmaps"}, create), rule(core, v1, pods, []string{admission.OpDelete})}, podCreate("team-a", "web", nil), false,
 			`CREATE of Pod team-a/web matches none of matchConstraints.resourceRules: [0] resource "pods" is not in resources [configmaps]; [1] operation CREATE is not in operations [DELETE]`},
 		{"an empty rule list matches everything", nil, podCreate("team-a", "web", nil), true, ""},
 	}
@@ -142,12 +143,12 @@ func TestMatchNamespaceSelector(t *testing.T) {
 	assert.False(t, ok)
 	assert.Equal(t, "CREATE of Pod team-a/web: the labels of namespace team-a do not match matchConstraints.namespaceSelector (env=prod)", why)
 
-	ok, _ = m.Match(Attributes{Operation: OpCreate, Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles", Name: "admin"})
+	ok, _ = m.Match(Attributes{Operation: admission.OpCreate, Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles", Name: "admin"})
 	assert.True(t, ok, "a cluster-scoped object other than a Namespace always matches")
 
-	ok, _ = m.Match(nsRequest(OpCreate, "team-a", map[string]any{"env": "prod"}))
+	ok, _ = m.Match(nsRequest(admission.OpCreate, "team-a", map[string]any{"env": "prod"}))
 	assert.True(t, ok, "a Namespace's CREATE reads its own labels")
-	ok, why = m.Match(nsRequest(OpUpdate, "team-a", map[string]any{"env": "dev"}))
+	ok, why = m.Match(nsRequest(admission.OpUpdate, "team-a", map[string]any{"env": "dev"}))
 	assert.False(t, ok, "a Namespace's UPDATE reads its own labels")
 	assert.Equal(t, "UPDATE of Namespace team-a: the Namespace's own labels do not match matchConstraints.namespaceSelector (env=prod)", why)
 
@@ -158,11 +159,11 @@ func TestMatchNamespaceSelector(t *testing.T) {
 	assert.True(t, ok)
 
 	del := podCreate("team-a", "web", nil)
-	del.Operation, del.Object, del.OldObject, del.Namespace = OpDelete, nil, del.Object, ""
+	del.Operation, del.Object, del.OldObject, del.Namespace = admission.OpDelete, nil, del.Object, ""
 	ok, _ = m.Match(withNS(del, map[string]string{"env": "dev"}))
 	assert.True(t, ok, "on DELETE Kyverno's attributes have no namespace: the selector is not consulted")
 
-	ok, why = m.Match(withNS(nsRequest(OpDelete, "team-a", nil), map[string]string{"env": "prod"}))
+	ok, why = m.Match(withNS(nsRequest(admission.OpDelete, "team-a", nil), map[string]string{"env": "prod"}))
 	assert.False(t, ok, "a Namespace's DELETE: Kyverno looks for the namespace named \"\"")
 	assert.Equal(t, `failed to execute matching: namespaces.v1 "" not found`, why)
 
@@ -182,7 +183,7 @@ func TestMatchObjectSelectorMatchesTheObjectOrTheOldObject(t *testing.T) {
 	assert.Equal(t, "CREATE of Pod team-a/p: the object's labels do not match matchConstraints.objectSelector (app=web)", why)
 
 	upd := podCreate("team-a", "p", map[string]any{"app": "db"})
-	upd.Operation, upd.OldObject = OpUpdate, obj("v1", "Pod", "team-a", "p", map[string]any{"app": "web"})
+	upd.Operation, upd.OldObject = admission.OpUpdate, obj("v1", "Pod", "team-a", "p", map[string]any{"app": "web"})
 	ok, _ = m.Match(upd)
 	assert.True(t, ok, "an UPDATE that removes the selected label still matches: the old object does")
 
@@ -226,7 +227,7 @@ func TestMatchWithoutMatchConstraints(t *testing.T) {
 func TestBackgroundRequestsAreCreates(t *testing.T) {
 	// Kyverno evaluates background URs as CREATE: a rule without CREATE
 	// never matches them.
-	m := &MatchResources{ResourceRules: []ResourceRule{rule(core, v1, pods, []string{OpUpdate})}}
+	m := &MatchResources{ResourceRules: []ResourceRule{rule(core, v1, pods, []string{admission.OpUpdate})}}
 	ok, why := m.Match(podCreate("team-a", "p", nil))
 	assert.False(t, ok)
 	assert.Contains(t, why, "operation CREATE is not in operations [UPDATE]")

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 )
 
@@ -47,7 +48,7 @@ func TestTriggerCandidateIsGetGpolTriggersCrudeFilter(t *testing.T) {
 	nsLabels := map[string]map[string]string{"prod": {"env": "prod"}, "dev": {"env": "dev"}}
 	namespaces := func(name string) (map[string]string, bool) { l, ok := nsLabels[name]; return l, ok }
 	base := func() *MatchResources {
-		return &MatchResources{ResourceRules: []ResourceRule{{APIGroups: core, APIVersions: v1, Resources: pods, Operations: []string{OpUpdate}}}}
+		return &MatchResources{ResourceRules: []ResourceRule{{APIGroups: core, APIVersions: v1, Resources: pods, Operations: []string{admission.OpUpdate}}}}
 	}
 
 	m := base()

@@ -1,7 +1,6 @@
 package migrate
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/internal/digest"
 	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/labels"
 	"github.com/genplay/genplay/engine/policy"
@@ -292,7 +292,7 @@ func (rc *ruleConv) policyName() string {
 	name := strings.ToLower(rc.p.Name + "-" + rc.r.Name)
 	name = regexp.MustCompile(`[^a-z0-9.-]+`).ReplaceAllString(name, "-")
 	if len(name) > 63 {
-		sum := sha256.Sum256([]byte(name))
+		sum := digest.SHA256([]byte(name))
 		name = strings.TrimRight(name[:54], "-.") + "-" + hex.EncodeToString(sum[:])[:8]
 	}
 	return name

@@ -50,7 +50,9 @@ func (f *FileResult) YAML() string {
 // ConvertFile converts the ClusterPolicies and Policies of a YAML file.
 // Input errors (YAML, a policy Kyverno's API server would reject, no
 // policy at all) come back as diagnostics with positions.
-func ConvertFile(file string, data []byte) (*FileResult, source.Diagnostics) { return ConvertFileFor(file, data, "") }
+func ConvertFile(file string, data []byte) (*FileResult, source.Diagnostics) {
+	return ConvertFileFor(file, data, "")
+}
 
 // ConvertFileFor is ConvertFile for Kyverno release kyverno ("" the latest).
 func ConvertFileFor(file string, data []byte, kyverno string) (*FileResult, source.Diagnostics) {

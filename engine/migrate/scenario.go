@@ -57,9 +57,9 @@ func ConvertTestFor(t *scenario.Test, kyverno string) *TestResult {
 type testConv struct {
 	kyverno string
 	res     TestResult
-	byKey map[string]*Policy
-	raw   map[string]resource.Object // the last full object written, for patches
-	seen  map[string]bool            // findings reported once per policy version
+	byKey   map[string]*Policy
+	raw     map[string]resource.Object // the last full object written, for patches
+	seen    map[string]bool            // findings reported once per policy version
 }
 
 func isWrite(op string) bool {

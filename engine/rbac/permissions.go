@@ -12,8 +12,8 @@ import (
 	"github.com/genplay/genplay/engine/source"
 )
 
-// Profile names the permissions Kyverno's background controller has
-// before the cluster's own RBAC objects add to them.
+// Profile names the permissions Kyverno's controllers have before the
+// cluster's own RBAC objects add to them.
 type Profile string
 
 // The permission profiles.
@@ -22,9 +22,12 @@ const (
 	Chart Profile = ""
 	// KyvernoE2E is the install Kyverno's own conformance tests
 	// run against (scripts/config/standard/kyverno.yaml in the Kyverno
-	// repository): the chart's defaults plus create, update, patch, delete,
-	// get and list on configmaps, networkpolicies, resourcequotas, secrets,
-	// roles, rolebindings, limitranges, namespaces, nodes and pods.
+	// repository): the chart's defaults plus, for the background
+	// controller, create, update, patch, delete, get and list on
+	// configmaps, networkpolicies, resourcequotas, secrets, roles,
+	// rolebindings, clusterroles, clusterrolebindings, limitranges,
+	// namespaces, nodes and pods, and for the admission controller the same
+	// verbs on secrets.
 	KyvernoE2E Profile = "kyverno-e2e"
 	// Unchecked skips the check, as the Kyverno CLI does.
 	Unchecked Profile = "none"
@@ -46,9 +49,82 @@ func ParseProfile(s string) (Profile, error) {
 var kyvernoE2EPermissions = []rbacRule{{
 	apiGroups: []string{"*"},
 	resources: []string{"configmaps", "networkpolicies", "resourcequotas", "secrets", "roles", "rolebindings",
-		"limitranges", "namespaces", "nodes", "nodes/status", "pods"},
+		"clusterroles", "clusterrolebindings", "limitranges", "namespaces", "nodes", "nodes/status", "pods"},
 	verbs: []string{"create", "update", "patch", "delete", "get", "list"},
 }}
+
+// kyvernoE2EAdmissionPermissions is what it adds for the admission
+// controller (admissionController.rbac.clusterRole.extraResources).
+var kyvernoE2EAdmissionPermissions = []rbacRule{{
+	apiGroups: []string{"*"},
+	resources: []string{"secrets"},
+	verbs:     []string{"create", "update", "patch", "delete", "get", "list"},
+}}
+
+// read is get, list and watch.
+var read = []string{"get", "list", "watch"}
+
+// defaultAdmissionPermissions are the reads the chart (1.19) gives the
+// admission controller: its ":core" ClusterRole's (configmaps, namespaces,
+// RBAC objects, CRDs, webhooks, Kyverno's own kinds, reports, leases; only
+// list and get matter here), and Kubernetes' view
+// ClusterRole, which the chart binds to it (Kubernetes v1.36's
+// bootstrap policy, viewRules; the ClusterRoles aggregated into view are
+// added from the cluster).
+var defaultAdmissionPermissions = []rbacRule{
+	{apiGroups: []string{""}, resources: []string{"configmaps", "namespaces"}, verbs: read},
+	{apiGroups: []string{"rbac.authorization.k8s.io"}, resources: []string{"roles", "clusterroles", "rolebindings", "clusterrolebindings"}, verbs: read},
+	{apiGroups: []string{"apiextensions.k8s.io"}, resources: []string{"customresourcedefinitions"}, verbs: []string{"get"}},
+	{apiGroups: []string{"admissionregistration.k8s.io"}, resources: []string{"mutatingwebhookconfigurations", "validatingwebhookconfigurations",
+		"validatingadmissionpolicies", "validatingadmissionpolicybindings", "mutatingadmissionpolicies", "mutatingadmissionpolicybindings"}, verbs: read},
+	{apiGroups: []string{"kyverno.io"}, resources: []string{"policies", "policies/status", "clusterpolicies", "clusterpolicies/status",
+		"updaterequests", "updaterequests/status", "globalcontextentries", "globalcontextentries/status", "policyexceptions"}, verbs: read},
+	{apiGroups: []string{"policies.kyverno.io"}, resources: []string{"validatingpolicies", "namespacedvalidatingpolicies", "imagevalidatingpolicies",
+		"namespacedimagevalidatingpolicies", "generatingpolicies", "namespacedgeneratingpolicies", "mutatingpolicies", "namespacedmutatingpolicies",
+		"policyexceptions"}, verbs: read},
+	{apiGroups: []string{"reports.kyverno.io"}, resources: []string{"ephemeralreports", "clusterephemeralreports"}, verbs: read},
+	{apiGroups: []string{"wgpolicyk8s.io"}, resources: []string{"policyreports", "clusterpolicyreports"}, verbs: read},
+	{apiGroups: []string{"coordination.k8s.io"}, resources: []string{"leases"}, verbs: read},
+	{apiGroups: []string{""}, resources: []string{"pods", "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts",
+		"services", "services/status", "endpoints", "persistentvolumeclaims", "persistentvolumeclaims/status", "configmaps"}, verbs: read},
+	{apiGroups: []string{""}, resources: []string{"limitranges", "resourcequotas", "bindings", "pods/status", "resourcequotas/status",
+		"namespaces/status", "replicationcontrollers/status", "pods/log"}, verbs: read},
+	{apiGroups: []string{"", "events.k8s.io"}, resources: []string{"events"}, verbs: read},
+	{apiGroups: []string{"discovery.k8s.io"}, resources: []string{"endpointslices"}, verbs: read},
+	{apiGroups: []string{"apps"}, resources: []string{"controllerrevisions", "statefulsets", "statefulsets/status", "statefulsets/scale",
+		"daemonsets", "daemonsets/status", "deployments", "deployments/status", "deployments/scale",
+		"replicasets", "replicasets/status", "replicasets/scale"}, verbs: read},
+	{apiGroups: []string{"autoscaling"}, resources: []string{"horizontalpodautoscalers", "horizontalpodautoscalers/status"}, verbs: read},
+	{apiGroups: []string{"batch"}, resources: []string{"jobs", "cronjobs", "cronjobs/status", "jobs/status"}, verbs: read},
+	{apiGroups: []string{"extensions"}, resources: []string{"daemonsets", "daemonsets/status", "deployments", "deployments/scale", "deployments/status",
+		"ingresses", "ingresses/status", "replicasets", "replicasets/scale", "replicasets/status", "replicationcontrollers/scale", "networkpolicies"}, verbs: read},
+	{apiGroups: []string{"policy"}, resources: []string{"poddisruptionbudgets", "poddisruptionbudgets/status"}, verbs: read},
+	{apiGroups: []string{"networking.k8s.io"}, resources: []string{"networkpolicies", "ingresses", "ingresses/status"}, verbs: read},
+}
+
+// controller is one of Kyverno's controllers whose permissions policy
+// validation checks: its service account, the chart's rules for it, what
+// Kyverno's e2e install adds, and the labels of the ClusterRoles
+// aggregated into its ClusterRole.
+type controller struct {
+	serviceAccount string // in the kyverno namespace
+	user           string
+	defaults, e2e  []rbacRule
+	aggregation    []map[string]string
+}
+
+var (
+	backgroundController = controller{serviceAccount: backgroundServiceAccountName, user: admission.BackgroundUser,
+		defaults: defaultBackgroundPermissions, e2e: kyvernoE2EPermissions, aggregation: backgroundAggregationSelectors}
+	admissionController = controller{serviceAccount: "kyverno-admission-controller",
+		user: "system:serviceaccount:" + backgroundServiceAccountNamespace + ":kyverno-admission-controller",
+		defaults: defaultAdmissionPermissions, e2e: kyvernoE2EAdmissionPermissions, aggregation: []map[string]string{
+			{"rbac.kyverno.io/aggregate-to-admission-controller": "true"},
+			{"app.kubernetes.io/component": "admission-controller", "app.kubernetes.io/instance": "kyverno", "app.kubernetes.io/part-of": "kyverno"},
+			// The view ClusterRole the chart binds it to aggregates these.
+			{"rbac.authorization.k8s.io/aggregate-to-view": "true"},
+		}}
+)
 
 // rbacRule is one PolicyRule of a (Cluster)Role.
 type rbacRule struct {
@@ -89,8 +165,10 @@ const (
 )
 
 // CheckGenerate returns an error diagnostic for every generate rule of p
-// whose targets the background controller may not manage, given profile
-// and the RBAC objects in store.
+// whose targets Kyverno's controllers may not handle, given profile and the
+// RBAC objects in store: the admission controller must list and get a
+// synchronized rule's targets (it is checked first), the background
+// controller must manage them (pkg/validation/policy/actions.go).
 func CheckGenerate(store *cluster.Store, profile Profile, p *policy.Policy) source.Diagnostics {
 	if profile == Unchecked {
 		return nil
@@ -115,7 +193,13 @@ func CheckGenerate(store *cluster.Store, profile Profile, p *policy.Policy) sour
 			path = append(path, "foreach")
 		}
 		for _, t := range targets {
-			msg := canIGenerate(store, profile, t, verbs)
+			msg := ""
+			if rule.Generate.Synchronize {
+				msg = canIGenerate(store, profile, admissionController, t, []string{"list", "get"})
+			}
+			if msg == "" {
+				msg = canIGenerate(store, profile, backgroundController, t, verbs)
+			}
 			if msg == "" {
 				continue
 			}
@@ -133,7 +217,7 @@ func CheckGenerate(store *cluster.Store, profile Profile, p *policy.Policy) sour
 
 // canIGenerate is Kyverno's check for one pattern: "" when allowed, else
 // Kyverno's message naming the missing verbs.
-func canIGenerate(store *cluster.Store, profile Profile, t policy.Target, verbs []string) string {
+func canIGenerate(store *cluster.Store, profile Profile, c controller, t policy.Target, verbs []string) string {
 	apiVersion, kind := t.APIVersion, t.Kind
 	if t.CloneList != nil && len(t.CloneList.Kinds) > 0 {
 		// Kyverno checks only the first kind of a cloneList.
@@ -153,7 +237,7 @@ func canIGenerate(store *cluster.Store, profile Profile, t policy.Target, verbs 
 	if sub != "" {
 		res += "/" + sub
 	}
-	rules := backgroundPermissions(store, profile, t.Namespace)
+	rules := permissions(store, profile, c, t.Namespace)
 	var missing []string
 	for _, v := range verbs {
 		if !allows(rules, info.Group, res, v) {
@@ -170,7 +254,7 @@ func canIGenerate(store *cluster.Store, profile Profile, t policy.Target, verbs 
 	if sub != "" {
 		gvk += "/" + sub
 	}
-	msg := fmt.Sprintf("%s requires permissions %s for resource %s", admission.BackgroundUser, strings.Join(missing, ","), gvk)
+	msg := fmt.Sprintf("%s requires permissions %s for resource %s", c.user, strings.Join(missing, ","), gvk)
 	if t.Namespace != "" {
 		msg += " in namespace " + t.Namespace
 	}
@@ -187,20 +271,20 @@ func splitCloneKind(k string) (apiVersion, kind string) {
 	return k[:i], k[i+1:]
 }
 
-// backgroundPermissions are the rules granted to the background
-// controller's service account: the chart's defaults, ClusterRoles
-// aggregated into its ClusterRole, ClusterRoles bound to it, and, in
-// namespace, Roles and ClusterRoles bound to it by RoleBindings.
-func backgroundPermissions(store *cluster.Store, profile Profile, namespace string) []rbacRule {
-	rules := append([]rbacRule{}, defaultBackgroundPermissions...)
+// permissions are the rules granted to a controller's service account:
+// the chart's defaults, ClusterRoles aggregated into its ClusterRole,
+// ClusterRoles bound to it, and, in namespace, Roles and ClusterRoles bound
+// to it by RoleBindings.
+func permissions(store *cluster.Store, profile Profile, c controller, namespace string) []rbacRule {
+	rules := append([]rbacRule{}, c.defaults...)
 	if profile == KyvernoE2E {
-		rules = append(rules, kyvernoE2EPermissions...)
+		rules = append(rules, c.e2e...)
 	}
 	rbacV1 := "rbac.authorization.k8s.io/v1"
 	clusterRoles := map[string]resource.Object{}
 	for _, cr := range store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRole"}) {
 		clusterRoles[cr.Name()] = cr
-		for _, sel := range backgroundAggregationSelectors {
+		for _, sel := range c.aggregation {
 			if labelsMatch(cr.Labels(), sel) {
 				rules = append(rules, roleRules(cr)...)
 				break
@@ -208,7 +292,7 @@ func backgroundPermissions(store *cluster.Store, profile Profile, namespace stri
 		}
 	}
 	for _, b := range store.List(cluster.Query{APIVersion: rbacV1, Kind: "ClusterRoleBinding"}) {
-		if bindsBackgroundController(b) {
+		if binds(b, c) {
 			if cr, ok := clusterRoles[b.NestedString("roleRef", "name")]; ok && b.NestedString("roleRef", "kind") == "ClusterRole" {
 				rules = append(rules, roleRules(cr)...)
 			}
@@ -218,7 +302,7 @@ func backgroundPermissions(store *cluster.Store, profile Profile, namespace stri
 		return rules
 	}
 	for _, b := range store.List(cluster.Query{APIVersion: rbacV1, Kind: "RoleBinding", Namespace: namespace}) {
-		if !bindsBackgroundController(b) {
+		if !binds(b, c) {
 			continue
 		}
 		name := b.NestedString("roleRef", "name")
@@ -245,9 +329,9 @@ func labelsMatch(labels, sel map[string]string) bool {
 	return true
 }
 
-// bindsBackgroundController reports whether a binding's subjects include
-// the background controller's service account (directly or by group).
-func bindsBackgroundController(b resource.Object) bool {
+// binds reports whether a binding's subjects include the controller's
+// service account (directly or by group).
+func binds(b resource.Object, c controller) bool {
 	subjects, _ := b.Nested("subjects")
 	list, _ := subjects.([]any)
 	for _, x := range list {
@@ -256,9 +340,9 @@ func bindsBackgroundController(b resource.Object) bool {
 		name, _ := m["name"].(string)
 		ns, _ := m["namespace"].(string)
 		switch {
-		case kind == "ServiceAccount" && name == backgroundServiceAccountName && ns == backgroundServiceAccountNamespace:
+		case kind == "ServiceAccount" && name == c.serviceAccount && ns == backgroundServiceAccountNamespace:
 			return true
-		case kind == "User" && name == admission.BackgroundUser:
+		case kind == "User" && name == c.user:
 			return true
 		case kind == "Group" && slices.Contains([]string{"system:serviceaccounts", "system:serviceaccounts:" + backgroundServiceAccountNamespace, "system:authenticated"}, name):
 			return true

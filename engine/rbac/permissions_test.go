@@ -64,6 +64,73 @@ rules:
   verbs: [get, create, update, delete]
 `
 
+// admissionReadsSecrets lets the admission controller list and get
+// Secrets, which Kyverno checks first for a synchronized rule.
+const admissionReadsSecrets = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata:
+  name: kyverno:admission-controller:secrets
+  labels:
+    rbac.kyverno.io/aggregate-to-admission-controller: "true"
+rules:
+- apiGroups: [""]
+  resources: [secrets]
+  verbs: [get, list]
+`
+
+func newStore(t *testing.T, setup []string) *cluster.Store {
+	t.Helper()
+	store := cluster.NewStore(cluster.NewClock())
+	for _, ns := range []string{"default", "kube-public"} {
+		_, err := store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
+		require.NoError(t, err)
+	}
+	for _, text := range setup {
+		_, err := store.Create(object(t, text))
+		require.NoError(t, err)
+	}
+	return store
+}
+
+// For a synchronized rule, Kyverno first checks that the admission
+// controller may list and get the targets: a default install's may not
+// read Secrets. Real Kyverno v1.19.0 refused the gallery's
+// clone-registry-secret policy so (with the background controller allowed):
+// "path: spec.rules[0].generate..: system:serviceaccount:kyverno:kyverno-admission-controller
+// requires permissions list,get for resource v1/Secret in namespace {{request.object.metadata.name}}".
+func TestTheAdmissionControllerMustReadASynchronizedRulesTargets(t *testing.T) {
+	cloneSecret := "synchronize: true\napiVersion: v1\nkind: Secret\nname: regcred\nnamespace: '{{request.object.metadata.name}}'\nclone:\n  namespace: default\n  name: regcred\n"
+	backgroundSecrets := sprintf(secretsRole, `rbac.kyverno.io/aggregate-to-background-controller: "true"`)
+	cases := []struct {
+		name        string
+		permissions Profile
+		setup       []string
+		generate    string
+		denied      string
+	}{
+		{name: "a default install's may not read Secrets", setup: []string{backgroundSecrets}, generate: cloneSecret,
+			denied: "spec.rules[0].generate: system:serviceaccount:kyverno:kyverno-admission-controller requires permissions list,get for resource v1/Secret in namespace {{request.object.metadata.name}}"},
+		{name: "it is checked before the background controller", generate: cloneSecret, denied: "kyverno-admission-controller requires permissions list,get"},
+		{name: "without synchronize it is not checked", setup: []string{backgroundSecrets},
+			generate: strings.Replace(cloneSecret, "synchronize: true", "synchronize: false", 1)},
+		{name: "a ClusterRole aggregated into its role grants", setup: []string{backgroundSecrets, admissionReadsSecrets}, generate: cloneSecret},
+		{name: "Kyverno's e2e install lets it read Secrets", permissions: KyvernoE2E, generate: cloneSecret},
+		{name: "it reads ConfigMaps (the chart's core role)", generate: "synchronize: true\napiVersion: v1\nkind: ConfigMap\nname: c\nnamespace: default\ndata:\n  data: {}\n"},
+		{name: "it reads NetworkPolicies (Kubernetes' view role)", generate: "synchronize: true\napiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nname: deny\nnamespace: default\ndata:\n  spec: {}\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			diags := CheckGenerate(newStore(t, c.setup), c.permissions, generatePolicy(t, c.generate))
+			if c.denied == "" {
+				assert.Empty(t, diags)
+				return
+			}
+			require.Len(t, diags, 1)
+			assert.Contains(t, diags[0].Message, c.denied)
+		})
+	}
+}
+
 func TestTheBackgroundControllerNeedsPermissionsForEveryTarget(t *testing.T) {
 	cloneSecret := "synchronize: true\napiVersion: v1\nkind: Secret\nname: regcred\nnamespace: '{{request.object.metadata.name}}'\nclone:\n  namespace: default\n  name: regcred\n"
 	cases := []struct {
@@ -190,16 +257,9 @@ subjects:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			store := cluster.NewStore(cluster.NewClock())
-			for _, ns := range []string{"default", "kube-public"} {
-				_, err := store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
-				require.NoError(t, err)
-			}
-			for _, text := range c.setup {
-				_, err := store.Create(object(t, text))
-				require.NoError(t, err)
-			}
-			diags := CheckGenerate(store, c.permissions, generatePolicy(t, c.generate))
+			// The admission controller may read Secrets here: this is the
+			// background controller's check.
+			diags := CheckGenerate(newStore(t, append(c.setup, admissionReadsSecrets)), c.permissions, generatePolicy(t, c.generate))
 			if c.denied == "" {
 				assert.Empty(t, diags)
 				return

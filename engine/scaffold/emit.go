@@ -65,7 +65,9 @@ func (w *writer) block(text, indent string) {
 // when it reads back the same, else rendered.
 func (w *writer) object(it item, indent string) {
 	if it.in != nil {
-		if text, start, ok := chunk(it.in.data, it.in.doc.Line); ok && sameValue(text, indent, it.in.doc.Value) {
+		// The text as written, when it reads back as the object (what the
+		// API server set, left out, is not in it).
+		if text, start, ok := chunk(it.in.data, it.in.doc.Line); ok && sameValue(text, indent, map[string]any(it.obj)) {
 			w.lines = append(w.lines, span{file: it.in.doc.File, inStart: start, inEnd: start + strings.Count(text, "\n") - 1, outStart: w.line + 1})
 			w.block(text, indent)
 			return
@@ -256,30 +258,45 @@ func (wr *wrapper) emit(policies []*policyItem, before, after []item) (string, l
 		w.printf("%s- assert:\n%s    resource:\n", opIndent, opIndent)
 		w.block(render(readiness(p)), resIndent)
 	}
-	created := map[string]bool{}
+	created := map[string]resource.Object{} // what each step applied, by kind/namespace/name
 	for _, p := range policies {
 		for _, s := range p.steps {
 			t := s.trigger
+			k := key(t.kind.Kind, t.namespace, t.name)
+			obj := t.object()
+			// A trigger an earlier step created as it is now (two rules with
+			// one match) is not applied again: this step checks what it made.
+			again := created[k] != nil && resource.Equal(created[k], obj) && !t.update
 			what := "create the " + t.kind.Kind + " " + t.name
+			if again {
+				what = "the " + t.kind.Kind + " " + t.name + " again"
+			}
 			if s.rule != "" {
 				what += " (rule " + s.rule + ")"
 			}
 			w.printf("  - name: %s\n    try:\n", quote(what))
-			k := key(t.kind.Kind, t.namespace, t.name)
-			if t.namespace != "" && !isSystemNamespace(t.namespace) || len(t.nsLabels) > 0 {
-				ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": t.namespace}}
-				if len(t.nsLabels) > 0 {
-					ns.Metadata()["labels"] = stringMap(t.nsLabels)
+			if again {
+				w.printf("%s# the trigger created above matches %s %s too\n%s- assert:\n%s    resource:\n", opIndent, p.obj.Kind(), p.obj.Name(), opIndent, opIndent)
+				w.block(render(obj), resIndent)
+			} else {
+				if t.namespace != "" && !isSystemNamespace(t.namespace) || len(t.nsLabels) > 0 {
+					ns := resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": t.namespace}}
+					if len(t.nsLabels) > 0 {
+						ns.Metadata()["labels"] = stringMap(t.nsLabels)
+					}
+					if nk := key("Namespace", "", t.namespace); created[nk] == nil || !resource.Equal(created[nk], ns) {
+						w.apply(item{obj: ns, comment: "the trigger's namespace"}, "apply", true)
+						created[nk] = ns
+					}
 				}
-				w.apply(item{obj: ns, comment: "the trigger's namespace"}, "apply", true)
+				why := fmt.Sprintf("a trigger %s %s selects: %s", p.obj.Kind(), p.obj.Name(), strings.Join(t.why, "; "))
+				if created[k] != nil {
+					why = "the same trigger, changed: " + why
+				}
+				created[k] = obj
+				w.apply(item{obj: obj, comment: why}, "apply", true)
 			}
-			why := fmt.Sprintf("a trigger %s %s selects: %s", p.obj.Kind(), p.obj.Name(), strings.Join(t.why, "; "))
-			if created[k] {
-				why = "the same trigger again: " + why
-			}
-			created[k] = true
-			w.apply(item{obj: t.object(), comment: why}, "apply", true)
-			if t.update {
+			if t.update && !again {
 				w.apply(item{obj: t.updated(), comment: "an update of the trigger: the match selects UPDATE"}, "apply", true)
 			}
 			for _, a := range s.asserts {

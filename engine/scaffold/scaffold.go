@@ -142,6 +142,16 @@ func WrapFiles(files []File, opts Options) (*Result, error) {
 				inputs = append(inputs, more...)
 				continue
 			}
+			if obj.APIVersion() == "v1" && obj.Kind() == "List" {
+				// kubectl get ... -o json|yaml of several objects: their items.
+				items, _ := obj["items"].([]any)
+				for i := range items {
+					if sub := d.Sub("items", i); sub != nil {
+						inputs = append(inputs, input{doc: sub, data: f.Data})
+					}
+				}
+				continue
+			}
 			inputs = append(inputs, input{doc: d, data: f.Data})
 		}
 	}
@@ -216,6 +226,12 @@ func (w *wrapper) wrap(inputs []input) (*Result, error) {
 		if !ok {
 			errs = append(errs, source.Errorf(in.doc.Pos(), "expected a Kubernetes object (a mapping with apiVersion and kind)"))
 			continue
+		}
+		if clean, dropped := withoutServerFields(obj); len(dropped) > 0 {
+			// kubectl get -o yaml|json: what the API server set goes.
+			obj = clean
+			w.note(in.doc.Pos("metadata"), false, "%s %s: left out what the API server set (%s), which a create may not carry",
+				obj.Kind(), obj.Name(), strings.Join(dropped, ", "))
 		}
 		switch {
 		case policy.IsPolicy(obj):
@@ -309,6 +325,49 @@ func (w *wrapper) wrap(inputs []input) (*Result, error) {
 	return res, nil
 }
 
+// serverFields are the metadata fields the API server sets.
+var serverFields = []string{"uid", "resourceVersion", "generation", "creationTimestamp", "deletionTimestamp",
+	"deletionGracePeriodSeconds", "managedFields", "selfLink"}
+
+// lastApplied is the annotation kubectl apply keeps the applied object in.
+const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
+
+// withoutServerFields returns obj without what the API server set (an
+// object as kubectl get prints it) and the fields it dropped; obj itself
+// is not changed.
+func withoutServerFields(obj resource.Object) (resource.Object, []string) {
+	var dropped []string
+	md, _ := obj["metadata"].(map[string]any)
+	for _, f := range serverFields {
+		if _, ok := md[f]; ok {
+			dropped = append(dropped, "metadata."+f)
+		}
+	}
+	ann, _ := md["annotations"].(map[string]any)
+	if _, ok := ann[lastApplied]; ok {
+		dropped = append(dropped, "the annotation "+lastApplied)
+	}
+	if _, ok := obj["status"]; ok {
+		dropped = append(dropped, "status")
+	}
+	if len(dropped) == 0 {
+		return obj, nil
+	}
+	clean := obj.DeepCopy()
+	cmd := clean.Metadata()
+	for _, f := range serverFields {
+		delete(cmd, f)
+	}
+	if a, ok := cmd["annotations"].(map[string]any); ok {
+		delete(a, lastApplied)
+		if len(a) == 0 {
+			delete(cmd, "annotations")
+		}
+	}
+	delete(clean, "status")
+	return clean, dropped
+}
+
 // existing indexes the input's objects by kind/namespace/name.
 func existing(items []item) map[string]bool {
 	have := map[string]bool{}
@@ -357,7 +416,7 @@ func (w *wrapper) needed(policies []*policyItem, others []item, have map[string]
 		}
 	}
 	if role := w.permissions(policies, others); role != nil {
-		add(role, "a default Kyverno install may not manage what the policies generate: this ClusterRole,\naggregated into the background controller's role by its label, lets it")
+		add(role, "a default Kyverno install may not manage what the policies generate: this ClusterRole,\naggregated by its labels into the background controller's role (which creates them) and the\nadmission controller's (which must read what a synchronized rule generates), lets them")
 	}
 	for _, p := range policies {
 		if ns := p.obj.Namespace(); ns != "" {
@@ -380,9 +439,10 @@ func (w *wrapper) needed(policies []*policyItem, others []item, have map[string]
 }
 
 // permissions is a ClusterRole that grants Kyverno's background controller
-// what the policies generate and a default install does not grant (the
-// check is engine/rbac's), or nil when none is needed or the input brings
-// its own RBAC objects.
+// (and its admission controller, which Kyverno checks for a synchronized
+// rule) what the policies generate and a default install does not grant
+// (the check is engine/rbac's), or nil when none is needed or the input
+// brings its own RBAC objects.
 func (w *wrapper) permissions(policies []*policyItem, others []item) resource.Object {
 	for _, it := range others {
 		if it.obj.APIVersion() == "rbac.authorization.k8s.io/v1" {
@@ -440,7 +500,8 @@ func (w *wrapper) permissions(policies []*policyItem, others []item) resource.Ob
 	}
 	return resource.Object{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRole",
 		"metadata": map[string]any{"name": "kyverno:background-controller:genplay-wrap",
-			"labels": map[string]any{"rbac.kyverno.io/aggregate-to-background-controller": "true"}},
+			"labels": map[string]any{"rbac.kyverno.io/aggregate-to-background-controller": "true",
+				"rbac.kyverno.io/aggregate-to-admission-controller": "true"}},
 		"rules": rules}
 }
 

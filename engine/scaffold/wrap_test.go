@@ -1,14 +1,17 @@
 package scaffold
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
 
 	"github.com/genplay/genplay/engine/source"
 )
@@ -136,6 +139,38 @@ spec:
 		lines := strings.Split(res.Scenario, "\n")
 		require.Greater(t, n.Line, 0)
 		assert.Equal(t, "              match:", lines[n.Line-1])
+	})
+	t.Run("a policy as JSON, and kubectl's List of several, are wrapped as YAML is", func(t *testing.T) {
+		var pol, gp map[string]any
+		require.NoError(t, yaml.Unmarshal([]byte(netpolPolicy), &pol))
+		require.NoError(t, yaml.Unmarshal([]byte(quotaGPol), &gp))
+		// As kubectl get prints it: with what the API server set.
+		md := pol["metadata"].(map[string]any)
+		md["resourceVersion"], md["uid"], md["creationTimestamp"] = "1234", "5c2a", "2026-01-01T00:00:00Z"
+		md["annotations"] = map[string]any{"kubectl.kubernetes.io/last-applied-configuration": "{}"}
+		pol["status"] = map[string]any{"ready": true}
+		one, err := json.MarshalIndent(pol, "", "    ")
+		require.NoError(t, err)
+		res := wrap(t, string(one))
+		for _, server := range []string{"resourceVersion", "uid:", "creationTimestamp", "last-applied", "status:\n            ready"} {
+			assert.NotContains(t, res.Scenario, server)
+		}
+		assert.True(t, slices.ContainsFunc(res.Notes, func(n Note) bool { return strings.Contains(n.Message, "left out what the API server set") }), "%v", res.Notes)
+		requireGenerates(t, res, "NetworkPolicy team-demo/default-deny")
+		list, err := json.MarshalIndent(map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{pol, gp}}, "", "    ")
+		require.NoError(t, err)
+		res = wrap(t, string(list))
+		assert.Equal(t, 2, res.Policies)
+		requireGenerates(t, res, "NetworkPolicy team-demo/default-deny", "ResourceQuota demo/default")
+	})
+	t.Run("two rules with one match share one trigger, created once", func(t *testing.T) {
+		text := netpolPolicy
+		text = strings.Replace(text, "  rules:\n", "  rules:\n  - name: settings\n    match:\n      any:\n      - resources:\n          kinds: [Namespace]\n          names: [\"team-*\"]\n"+
+			"    generate:\n      apiVersion: v1\n      kind: ConfigMap\n      name: settings\n      namespace: \"{{request.object.metadata.name}}\"\n      data:\n        data:\n          a: b\n", 1)
+		res := wrap(t, text)
+		require.Equal(t, 2, res.Triggers, res.Scenario)
+		assert.Equal(t, 1, strings.Count(res.Scenario, "- apply:\n        resource:\n          apiVersion: v1\n          kind: Namespace\n"), "one apply of the Namespace:\n%s", res.Scenario)
+		requireGenerates(t, res, "NetworkPolicy team-demo/default-deny", "ConfigMap team-demo/settings")
 	})
 	t.Run("the same text gives the same bytes", func(t *testing.T) {
 		a, b := wrap(t, netpolPolicy+"---\n"+quotaGPol), wrap(t, netpolPolicy+"---\n"+quotaGPol)

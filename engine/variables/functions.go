@@ -1,9 +1,6 @@
 package variables
 
 import (
-	"crypto/md5"  // #nosec G501 -- md5 is a Kyverno JMESPath function, not used for security
-	"crypto/sha1" // #nosec G505 -- likewise
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -22,6 +19,7 @@ import (
 	gojmespath "github.com/kyverno/go-jmespath"
 
 	"github.com/genplay/genplay/engine/internal/budget"
+	"github.com/genplay/genplay/engine/internal/digest"
 	"github.com/genplay/genplay/engine/internal/semver"
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/source"
@@ -110,9 +108,9 @@ func (b *boundCaller) functions() []gojmespath.FunctionEntry {
 		{Name: "lookup", Arguments: args(one(tObject, tArray), sn), Handler: jpLookup},
 		{Name: "items", Arguments: args(one(tObject, tArray), s, s), Handler: jpItems},
 		{Name: "object_from_lists", Arguments: args(a, a), Handler: jpObjectFromLists},
-		{Name: "sha256", Arguments: args(s), Handler: strFn1("sha256", func(a string) (any, error) { h := sha256.Sum256([]byte(a)); return hex.EncodeToString(h[:]), nil })},
-		{Name: "sha1", Arguments: args(s), Handler: strFn1("sha1", func(a string) (any, error) { h := sha1.Sum([]byte(a)); return hex.EncodeToString(h[:]), nil })}, // #nosec G401
-		{Name: "md5", Arguments: args(s), Handler: strFn1("md5", func(a string) (any, error) { h := md5.Sum([]byte(a)); return hex.EncodeToString(h[:]), nil })},    // #nosec G401
+		{Name: "sha256", Arguments: args(s), Handler: strFn1("sha256", func(a string) (any, error) { h := digest.SHA256([]byte(a)); return hex.EncodeToString(h[:]), nil })},
+		{Name: "sha1", Arguments: args(s), Handler: strFn1("sha1", func(a string) (any, error) { h := digest.SHA1([]byte(a)); return hex.EncodeToString(h[:]), nil })},
+		{Name: "md5", Arguments: args(s), Handler: strFn1("md5", func(a string) (any, error) { h := digest.MD5([]byte(a)); return hex.EncodeToString(h[:]), nil })},
 		{Name: "image_normalize", Arguments: args(s), Handler: strFn1("image_normalize", jpImageNormalize)},
 		{Name: "x509_decode", Arguments: args(s), Handler: strFn1("x509_decode", jpX509Decode)},
 	}

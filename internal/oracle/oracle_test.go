@@ -55,6 +55,11 @@ func TestGenplayAgreesWithRealKyverno(t *testing.T) {
 				}
 				res := Compare(rec, Options{Version: version})
 				counts[res.Verdict]++
+				if os.Getenv("GENPLAY_ORACLE_VERBOSE") != "" {
+					for _, d := range res.Diffs {
+						t.Logf("%s: %s", rec.Name, d)
+					}
+				}
 				for _, d := range res.Diffs {
 					if d.Known != "" {
 						known[d.Known]++

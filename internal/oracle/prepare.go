@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/genplay/genplay/engine"
 )
 
 // Prepare turns a scenario (a chainsaw Test) into the test a recording
@@ -23,8 +25,10 @@ import (
 //
 // It refuses what a live run cannot honour: a sleep longer than maxSleep
 // (genplay's logical clock crosses an hour in no time; chainsaw would
-// wait it), and scripts that restart Kyverno's Deployments, which do not
-// exist here (the controllers run as processes).
+// wait it) unless it sleeps through background scans (an hour or more:
+// Scans), and
+// scripts that restart Kyverno's Deployments, which do not exist here (the
+// controllers run as processes).
 func Prepare(text string, maxSleep time.Duration) (string, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
@@ -89,8 +93,8 @@ func recordable(op map[string]any, maxSleep time.Duration) error {
 		if err != nil {
 			return fmt.Errorf("sleep %v: %w", s["duration"], err)
 		}
-		if d > maxSleep {
-			return fmt.Errorf("sleeps %s: a live run would wait it (recorded scenarios sleep at most %s)", d, maxSleep)
+		if d > maxSleep && d < ScanInterval {
+			return fmt.Errorf("sleeps %s: a live run would wait it (recorded scenarios sleep at most %s, or through periodic scans: an hour or more)", d, maxSleep)
 		}
 	}
 	for _, k := range []string{"script", "command"} {
@@ -119,13 +123,67 @@ func StepNames(prepared string) []string {
 	return out
 }
 
+// ScanInterval is Kyverno's default background scan interval
+// (BACKGROUND_SCAN_INTERVAL), genplay's: every policy is reconciled once
+// per interval.
+const ScanInterval = engine.BackgroundScanInterval
+
+// Scans is how many periodic reconciles a prepared test sleeps through:
+// a sleep of an hour or more crosses one per whole hour, as in genplay,
+// whose scans come every hour from the start (the few seconds a scenario
+// spends before its sleep do not change the count; what the sleep lasts
+// beyond its whole hours holds no scan). A live run honours them on a
+// stack whose background scan is short, waiting for that many reconciles
+// in place of each such sleep (Hook's scan).
+func Scans(prepared string) int {
+	n := 0
+	for _, op := range operations(prepared) {
+		if d, ok := hourSleep(op); ok {
+			n += d
+		}
+	}
+	return n
+}
+
+// hourSleep is the number of scan intervals a sleep operation crosses,
+// when it lasts one or more.
+func hourSleep(op map[string]any) (int, bool) {
+	s, ok := op["sleep"].(map[string]any)
+	if !ok {
+		return 0, false
+	}
+	d, err := time.ParseDuration(fmt.Sprint(s["duration"]))
+	if err != nil || d < ScanInterval {
+		return 0, false
+	}
+	return int(d / ScanInterval), true
+}
+
+func operations(prepared string) []map[string]any {
+	var doc struct {
+		Spec struct {
+			Steps []map[string][]map[string]any `json:"steps"`
+		} `json:"spec"`
+	}
+	_ = yaml.Unmarshal([]byte(prepared), &doc)
+	var out []map[string]any
+	for _, st := range doc.Spec.Steps {
+		out = append(out, st["try"]...)
+		out = append(out, st["finally"]...)
+	}
+	return out
+}
+
 // Hook adds the recorder's operations to a prepared test: settle after
 // each operation of a step but its last (so that Kyverno has reacted
 // before the next one, as genplay's Kyverno reacts within the operation
 // that caused it), and snapshot, which settles first, last in the step's
-// finally block (run whether or not the step failed). settle and snapshot
-// are shell commands; snapshot's %d is the step's index (from 0).
-func Hook(prepared, settle, snapshot string) (string, error) {
+// finally block (run whether or not the step failed). A sleep of an hour
+// or more becomes scan, which waits for as many periodic reconciles of the
+// live background controller as it crosses (Scans). settle, snapshot
+// and scan are shell commands; snapshot's %d is the step's index (from
+// 0), scan's the number of reconciles.
+func Hook(prepared, settle, snapshot, scan string) (string, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal([]byte(prepared), &doc); err != nil {
 		return "", err
@@ -140,13 +198,32 @@ func Hook(prepared, settle, snapshot string) (string, error) {
 		try, _ := step["try"].([]any)
 		finally, _ := step["finally"].([]any)
 		var newTry, newFinally []any
+		live := func(o any) (any, error) {
+			op, _ := o.(map[string]any)
+			n, ok := hourSleep(op)
+			if !ok {
+				return o, nil
+			}
+			if scan == "" {
+				return nil, fmt.Errorf("step %d sleeps through %d periodic scans: record it on a stack whose background scan is short", i+1, n)
+			}
+			return script(strings.ReplaceAll(scan, "%d", fmt.Sprint(n))), nil
+		}
 		for j, o := range try {
+			o, err := live(o)
+			if err != nil {
+				return "", err
+			}
 			newTry = append(newTry, o)
 			if j < len(try)-1 || len(finally) > 0 {
 				newTry = append(newTry, script(settle))
 			}
 		}
 		for j, o := range finally {
+			o, err := live(o)
+			if err != nil {
+				return "", err
+			}
 			newFinally = append(newFinally, o)
 			if j < len(finally)-1 {
 				newFinally = append(newFinally, script(settle))

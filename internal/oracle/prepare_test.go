@@ -56,8 +56,8 @@ func TestPrepareKeepsWhatChangesTheCluster(t *testing.T) {
 }
 
 func TestPrepareRefusesWhatALiveRunCannotHonour(t *testing.T) {
-	_, err := Prepare(strings.Replace(scenario, "    - error:\n        file: gone.yaml\n", "    - sleep:\n        duration: 1h\n", 1), time.Minute)
-	assert.ErrorContains(t, err, "sleeps 1h0m0s")
+	_, err := Prepare(strings.Replace(scenario, "    - error:\n        file: gone.yaml\n", "    - sleep:\n        duration: 45m\n", 1), time.Minute)
+	assert.ErrorContains(t, err, "sleeps 45m0s")
 	_, err = Prepare(strings.Replace(scenario, "kubectl get ns", "kubectl rollout restart deployment/kyverno-background-controller -n kyverno", 1), time.Minute)
 	assert.ErrorContains(t, err, "Kyverno's Deployments")
 	_, err = Prepare("apiVersion: v1\nkind: ConfigMap\n", time.Minute)
@@ -67,7 +67,7 @@ func TestPrepareRefusesWhatALiveRunCannotHonour(t *testing.T) {
 func TestHookSettlesAfterEachOperationAndSnapshotsEachStep(t *testing.T) {
 	prepared, err := Prepare(scenario, time.Minute)
 	require.NoError(t, err)
-	out, err := Hook(prepared, "settle", "snapshot %d")
+	out, err := Hook(prepared, "settle", "snapshot %d", "")
 	require.NoError(t, err)
 	var doc struct {
 		Spec struct {
@@ -128,4 +128,20 @@ func TestInScope(t *testing.T) {
 	assert.False(t, InScope(obj("kyverno.io/v2", "UpdateRequest", "kyverno", "ur-1")))
 	assert.False(t, InScope(obj("coordination.k8s.io/v1", "Lease", "team", "l")))
 	assert.False(t, InScope(obj("v1", "Namespace", "", "kube-system")))
+}
+
+func TestAnHourSleepWaitsForPeriodicScans(t *testing.T) {
+	text := strings.Replace(scenario, "    - error:\n        file: gone.yaml\n", "    - sleep:\n        duration: 2h\n", 1)
+	prepared, err := Prepare(text, time.Minute)
+	require.NoError(t, err, "hours are periodic scans")
+	assert.Equal(t, 2, Scans(prepared))
+	assert.Equal(t, 0, Scans(strings.Replace(prepared, "2h", "30s", 1)))
+	assert.Equal(t, 1, Scans(strings.Replace(prepared, "2h", "1h1m", 1)), "one scan in an hour and a minute")
+	_, err = Hook(prepared, "settle", "snapshot %d", "")
+	assert.ErrorContains(t, err, "sleeps through 2 periodic scans", "a stack without a short scan cannot run it")
+	out, err := Hook(prepared, "settle", "snapshot %d", "scan -n %d")
+	require.NoError(t, err)
+	assert.Contains(t, out, "content: scan -n 2")
+	assert.NotContains(t, out, "2h", "chainsaw does not sleep the hours")
+	assert.Contains(t, prepared, "duration: 2h", "genplay's scenario keeps them")
 }

@@ -54,6 +54,11 @@ type Evidence struct {
 	// Permissions is the background controller's RBAC, as a genplay
 	// permissions profile (engine.ParsePermissions).
 	Permissions string `json:"permissions"`
+	// ScanInterval is the background controller's BACKGROUND_SCAN_INTERVAL
+	// when the stack shortened it (empty: Kyverno's default, an hour): a
+	// scenario that sleeps whole hours ran with each hour replaced by a
+	// wait for one periodic reconcile (Scans), from a start just after one.
+	ScanInterval string `json:"scanInterval,omitempty"`
 }
 
 // Settle is when a step counts as settled: no UpdateRequest exists, every

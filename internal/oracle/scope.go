@@ -1,6 +1,7 @@
 package oracle
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -76,6 +77,10 @@ func UID(o map[string]any) string {
 // droppedAnnotations are written by clients, not by Kyverno.
 var droppedAnnotations = map[string]bool{"kubectl.kubernetes.io/last-applied-configuration": true}
 
+// serverAllocated are fields the API server fills with values of its own
+// choosing (a Service's cluster IPs): they differ between runs.
+var serverAllocated = map[string][]string{"Service": {"clusterIP", "clusterIPs"}}
+
 // View is what a comparison looks at in an object: its labels,
 // annotations and owner references, and every field outside metadata and
 // status; each string equal to the UID of an object of the run (uids:
@@ -89,6 +94,13 @@ func View(o map[string]any, uids map[string]string) map[string]any {
 			continue
 		}
 		out[k] = normalize(v, uids)
+	}
+	if fields, ok := serverAllocated[fmt.Sprint(o["kind"])]; ok {
+		if spec, ok := out["spec"].(map[string]any); ok {
+			for _, f := range fields {
+				delete(spec, f)
+			}
+		}
 	}
 	m, _ := o["metadata"].(map[string]any)
 	if l, ok := m["labels"].(map[string]any); ok && len(l) > 0 {

@@ -38,7 +38,7 @@ type About struct {
 	// Changes are the behaviour changes between them, by release.
 	Changes []timeline.VersionChange `json:"changes"`
 	Source  string                   `json:"source"` // where the differences are written
-	Heading string `json:"heading"`
+	Heading string                   `json:"heading"`
 	// Intro are the paragraphs between the heading and the list.
 	Intro []string `json:"intro"`
 	// Differences are the list's items, as plain text (paragraphs joined

@@ -39,10 +39,10 @@ func TestBuildTags(t *testing.T) {
 				native := func(tag string) bool { return tag == "linux" || tag == "amd64" || tag == "gc" }
 				wasm := func(tag string) bool { return tag == "js" || tag == "wasm" || tag == "gc" }
 				assert.False(t, expr.Eval(native), "the file must not build natively")
-				// The core build (no tag) or the full one (cel, nox509: families_cel.go).
-				full := func(tag string) bool { return wasm(tag) || tag == "cel" || tag == "nox509" }
+				// The core build (no tag) or the full one (cel: families_cel.go).
+				full := func(tag string) bool { return wasm(tag) || tag == "cel" }
 				assert.True(t, expr.Eval(wasm) || expr.Eval(full), "the file must build for js/wasm")
-				assert.False(t, expr.Eval(func(tag string) bool { return native(tag) || tag == "cel" || tag == "nox509" }), "nor natively with the cel tag")
+				assert.False(t, expr.Eval(func(tag string) bool { return native(tag) || tag == "cel" }), "nor natively with the cel tag")
 			})
 		}
 	}

@@ -3,9 +3,6 @@ package compiler
 import (
 	"bytes"
 	"compress/gzip"
-	"crypto/md5"
-	"crypto/sha1"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -20,6 +17,8 @@ import (
 	"github.com/google/cel-go/common/types/ref"
 	"github.com/google/cel-go/common/types/traits"
 	"sigs.k8s.io/yaml"
+
+	"github.com/genplay/genplay/engine/internal/digest"
 )
 
 // The pure helper libraries of §2.3.6 (S:extensions/cel/libs/{hash,math,
@@ -37,9 +36,9 @@ func hashLib() []cel.EnvOption {
 		}
 	}
 	var opts []cel.EnvOption
-	opts = append(opts, h("sha1", func(b []byte) string { s := sha1.Sum(b); return hex.EncodeToString(s[:]) })...)
-	opts = append(opts, h("sha256", func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) })...)
-	opts = append(opts, h("md5", func(b []byte) string { s := md5.Sum(b); return hex.EncodeToString(s[:]) })...)
+	opts = append(opts, h("sha1", func(b []byte) string { s := digest.SHA1(b); return hex.EncodeToString(s[:]) })...)
+	opts = append(opts, h("sha256", func(b []byte) string { s := digest.SHA256(b); return hex.EncodeToString(s[:]) })...)
+	opts = append(opts, h("md5", func(b []byte) string { s := digest.MD5(b); return hex.EncodeToString(s[:]) })...)
 	return opts
 }
 

@@ -1,4 +1,4 @@
-//go:build !nox509
+//go:build !js
 
 package compiler
 

@@ -12,9 +12,6 @@ import (
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// fieldManager is the field manager of Kyverno's server-side applies.
-const fieldManager = "kyverno-generate"
-
 // generateResources is contextProvider.GenerateResources (§3.4), called
 // synchronously from generator.apply and templates.
 func (ev *evaluation) generateResources(namespace string, objects []map[string]any) error {
@@ -80,16 +77,14 @@ func (ev *evaluation) applyOne(namespace string, obj resource.Object) error {
 		if ev.cacheRestore {
 			return nil // a cache restore never creates
 		}
-		var applied resource.Object
+		var created resource.Object
 		if ssa {
-			applied = obj.DeepCopy()
+			created, err = f.core.Apply(kyverno, obj)
+		} else {
+			created, err = f.core.Create(kyverno, obj)
 		}
-		created, err := f.core.Create(kyverno, obj)
 		if err != nil {
 			return err
-		}
-		if applied != nil {
-			f.applied[created.UID()] = applied
 		}
 		ev.generated = append(ev.generated, created)
 		action, reason, ch := ev.createReason(ref)
@@ -108,18 +103,16 @@ func (ev *evaluation) applyOne(namespace string, obj resource.Object) error {
 		ev.generated = append(ev.generated, live)
 		return nil
 	}
-	next := obj
+	var updated resource.Object
 	if ssa {
-		next = serverSideApply(live, obj, f.applied[live.UID()])
+		updated, err = f.core.Apply(kyverno, obj)
+	} else {
+		obj.Metadata()["uid"] = live.UID()
+		obj.Metadata()["resourceVersion"] = live.ResourceVersion()
+		updated, err = f.core.Update(kyverno, obj)
 	}
-	next.Metadata()["uid"] = live.UID()
-	next.Metadata()["resourceVersion"] = live.ResourceVersion()
-	updated, err := f.core.Update(kyverno, next)
 	if err != nil {
 		return err
-	}
-	if ssa {
-		f.applied[updated.UID()] = obj.DeepCopy()
 	}
 	ev.generated = append(ev.generated, updated)
 	if updated.ResourceVersion() == live.ResourceVersion() && ev.ur.cause == causePolicyUpdated && !ev.rc.generateExisting {
@@ -130,7 +123,7 @@ func (ev *evaluation) applyOne(namespace string, obj resource.Object) error {
 	if updated.ResourceVersion() != live.ResourceVersion() {
 		how := "a full PUT of the rendered object: fields other writers added are gone"
 		if ssa {
-			how = "a server-side apply by field manager " + fieldManager + " (force): fields other managers own stay"
+			how = "a server-side apply by field manager " + generate.FieldManager + " (force): fields other managers own stay"
 		}
 		reason, ch := ev.updateReason()
 		f.emitChange(ch, timeline.ActionUpdated, &ref, p, ev.rule(), &tref, reason+"; "+how)
@@ -219,44 +212,4 @@ func (ev *evaluation) updateReason() (string, *upstream.Change) {
 			invalidateOnPolicyUpdate.Says(), invalidateOnPolicyUpdate
 	}
 	return "generator.apply rewrote the downstream it manages", nil
-}
-
-// serverSideApply merges desired into live as a forced apply by the
-// kyverno-generate field manager: fields it applied before and no longer
-// sets go, fields of other managers stay.
-func serverSideApply(live, desired, previous resource.Object) resource.Object {
-	out := live.DeepCopy()
-	delete(out, "status")
-	mergeApplied(map[string]any(out), map[string]any(desired), map[string]any(previous))
-	return out
-}
-
-func mergeApplied(dst, desired, previous map[string]any) {
-	for k, pv := range previous {
-		if _, still := desired[k]; !still {
-			if pm, ok := pv.(map[string]any); ok {
-				if dm, ok := dst[k].(map[string]any); ok {
-					mergeApplied(dm, map[string]any{}, pm)
-					if len(dm) == 0 {
-						delete(dst, k)
-					}
-					continue
-				}
-			}
-			delete(dst, k)
-		}
-	}
-	for k, v := range desired {
-		vm, vok := v.(map[string]any)
-		dm, dok := dst[k].(map[string]any)
-		if vok && dok {
-			pm, _ := previous[k].(map[string]any)
-			if pm == nil {
-				pm = map[string]any{}
-			}
-			mergeApplied(dm, vm, pm)
-			continue
-		}
-		dst[k] = resource.DeepCopyValue(v)
-	}
 }

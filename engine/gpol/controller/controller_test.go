@@ -77,16 +77,6 @@ func TestTheWatchHashIgnoresStatusAndServerMetadata(t *testing.T) {
 	assert.False(t, resource.Equal(hashContent(a), hashContent(c)), "labels are part of the hash: the watcher reverts them")
 }
 
-func TestServerSideApplyKeepsOtherManagersFields(t *testing.T) {
-	live := resource.Object{"data": map[string]any{"key": "drifted", "theirs": "x"},
-		"metadata": map[string]any{"annotations": map[string]any{"foreign": "yes"}}}
-	previous := resource.Object{"data": map[string]any{"key": "original", "old": "gone"}}
-	desired := resource.Object{"data": map[string]any{"key": "original"}}
-	got := serverSideApply(live, desired, previous)
-	assert.Equal(t, map[string]any{"key": "original", "theirs": "x"}, got["data"])
-	assert.Equal(t, "yes", got.Metadata()["annotations"].(map[string]any)["foreign"], "another manager's annotation stays")
-}
-
 func TestTheWebhookIsBasicOrFineGrainedAsKyvernoRendersIt(t *testing.T) {
 	p := parsePolicy(t, sprintf(basePolicy, "CREATE"))
 	assert.False(t, fineGrained(p))

@@ -12,7 +12,12 @@
 // propagates from watch events, with its stateful quirks; the policy
 // controller (policies.go, §3.7) reacts to policy writes, the periodic scan
 // and a restart. Reports (reports.go, §3.12) are written as PolicyReport and
-// ClusterPolicyReport objects.
+// ClusterPolicyReport objects. The webhook controller's
+// ValidatingWebhookConfiguration (webhookconfig.go) is rendered from the
+// admitted policies whenever one changes; the suffix that tells several
+// basic webhooks apart hashes the selectors' JSON (Kyverno's serialization
+// may differ), and autogen's extra match conditions for policies on pods
+// are not rendered.
 //
 // It is the only package besides engine/gpol/compiler that pulls in cel-go
 // (through the compiler): the engine's facade does not import it, and an

@@ -28,9 +28,6 @@ type Family struct {
 	// PolicyWritten so that each version compiles once.
 	admitted *entry
 	watch    *watchManager
-	// applied holds, per downstream UID, what the kyverno-generate field
-	// manager applied last (useServerSideApply).
-	applied map[string]resource.Object
 	// urSeq numbers UpdateRequests: each is a new object in Kyverno
 	// (generateName: ur-), never merged with another.
 	urSeq int
@@ -64,7 +61,6 @@ func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
 	f := &Family{
 		core: core, store: core.Store(), cfg: cfg,
 		exceptions: map[string]*exception{},
-		applied:    map[string]resource.Object{},
 	}
 	f.watch = newWatchManager(f)
 	for _, v := range []string{"v1", "v1beta1", "v1alpha1"} {
@@ -219,10 +215,11 @@ func (f *Family) AdmitPolicy(obj, old resource.Object, doc *source.Document) gen
 			changes = []string{confineGlobalContext.ID}
 		}
 		return generate.PolicyAdmission{
-			Err:         fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", msg),
-			Warnings:    []string{msg},
-			Diagnostics: append(diags, webhook...),
-			Changes:     changes,
+			Err:            fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", msg),
+			Warnings:       []string{msg},
+			Diagnostics:    append(diags, webhook...),
+			Changes:        changes,
+			WarningChanges: changes,
 		}
 	}
 	f.admitted = &entry{p: p, compiled: compiled, exceptions: map[string]*compiledException{}}

@@ -149,7 +149,7 @@ func webhookMatches(p *gpol.Policy, info cluster.KindInfo, subResource string, o
 		r.Operations, r.ResourceNames = []string{"*"}, nil
 		rules[i] = r
 	}
-	a := gpol.Attributes{Operation: gpol.OpCreate, Group: info.Group, Version: info.Version, Resource: info.Resource,
+	a := gpol.Attributes{Operation: admission.OpCreate, Group: info.Group, Version: info.Version, Resource: info.Resource,
 		SubResource: subResource, Kind: obj.GVK(), Name: obj.Name(), Namespace: obj.Namespace(), Object: obj, Namespaced: info.Namespaced}
 	if subResource != "" {
 		a.Namespace, a.Namespaced = ns, true

@@ -1,7 +1,6 @@
 package controller
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"sort"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/gpol"
+	"github.com/genplay/genplay/engine/internal/digest"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -16,10 +16,6 @@ import (
 // webhookConfigName is the ValidatingWebhookConfiguration Kyverno renders
 // GeneratingPolicies into.
 const webhookConfigName = "kyverno-resource-validating-webhook-cfg"
-
-// AdmissionControllerUser is the username of Kyverno's admission
-// controller, which writes the webhook configurations.
-const AdmissionControllerUser = "system:serviceaccount:kyverno:kyverno-admission-controller"
 
 // kyvernoLibraries are identifiers of Kyverno's CEL libraries: a match
 // condition that uses one does not compile in the Kubernetes webhook CEL
@@ -99,7 +95,7 @@ func (f *Family) renderWebhooks() {
 		}
 		name := prefix + ".validate.kyverno.svc-ignore"
 		if len(groups) > 1 {
-			sum := sha256.Sum256([]byte(canonical(g.nsSel) + canonical(g.objSel)))
+			sum := digest.SHA256([]byte(canonical(g.nsSel) + canonical(g.objSel)))
 			name += "-" + hex.EncodeToString(sum[:])[:8]
 		}
 		sort.Strings(g.names)
@@ -109,7 +105,7 @@ func (f *Family) renderWebhooks() {
 		return webhooks[i].(map[string]any)["name"].(string) < webhooks[j].(map[string]any)["name"].(string)
 	})
 	ref := resource.Ref{APIVersion: "admissionregistration.k8s.io/v1", Kind: "ValidatingWebhookConfiguration", Name: webhookConfigName}
-	user := admission.UserInfo{Username: AdmissionControllerUser}
+	user := admission.UserInfo{Username: admission.AdmissionControllerUser}
 	live, err := f.store.View(ref)
 	if len(webhooks) == 0 {
 		if err == nil && f.core.Delete(user, ref) == nil {

@@ -6,8 +6,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/admission"
+	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -123,4 +125,66 @@ func TestANamespacesRequestNamespaceIsItsNameInAdmissionOnly(t *testing.T) {
 	background := requestContext(view{operation: admission.OpCreate, object: ns}, ns)
 	assert.Equal(t, "", background["request"].(map[string]any)["namespace"],
 		"Kyverno's background context (NewPolicyContext) uses the trigger's namespace")
+}
+
+func TestContextValueLoadsEveryKindOfEntry(t *testing.T) {
+	h := newHarness(t, generate.FamilyConfig{})
+	_, err := h.store.Create(resource.Object{"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"name": "settings", "namespace": "default"}, "data": map[string]any{"tier": "gold"}})
+	require.NoError(t, err)
+	ctx := map[string]any{"request": map[string]any{"object": map[string]any{"metadata": map[string]any{"name": "team"}}}}
+	for _, tt := range []struct {
+		name  string
+		entry map[string]any
+		want  any
+		err   string
+	}{
+		{"a variable's value", map[string]any{"variable": map[string]any{"value": "{{request.object.metadata.name}}"}}, "team", ""},
+		{"a variable's jmesPath over its value", map[string]any{"variable": map[string]any{"value": map[string]any{"a": "b"}, "jmesPath": "a"}}, "b", ""},
+		{"a variable's jmesPath over the context", map[string]any{"variable": map[string]any{"jmesPath": "request.object.metadata.name"}}, "team", ""},
+		{"a variable's default when its path finds nothing", map[string]any{"variable": map[string]any{"jmesPath": "request.nope", "default": "d"}}, "d", ""},
+		{"a variable whose path is not in the context", map[string]any{"variable": map[string]any{"jmesPath": "request.nope"}}, nil, "failed to apply jmespath"},
+		{"a variable that evaluates to nothing", map[string]any{"variable": map[string]any{"value": nil}}, nil, "evaluated to nil"},
+		{"a variable whose path is not JMESPath", map[string]any{"variable": map[string]any{"value": "x", "jmesPath": "a["}}, nil, "failed to apply jmespath"},
+		{"a ConfigMap, default namespace", map[string]any{"configMap": map[string]any{"name": "settings"}}, "gold", ""},
+		{"a missing ConfigMap", map[string]any{"configMap": map[string]any{"name": "none"}}, nil, "not found"},
+		{"an apiCall with jmesPath", map[string]any{"apiCall": map[string]any{"urlPath": "/api/v1/namespaces/default/configmaps/settings", "jmesPath": "data.tier"}}, "gold", ""},
+		{"an apiCall list", map[string]any{"apiCall": map[string]any{"urlPath": "/api/v1/namespaces/default/configmaps", "jmesPath": "items | length(@)"}}, float64(1), ""},
+		{"an apiCall's default when the call fails", map[string]any{"apiCall": map[string]any{"urlPath": "/api/v1/namespaces/default/configmaps/none", "default": "d"}}, "d", ""},
+		{"an apiCall with another method", map[string]any{"apiCall": map[string]any{"urlPath": "/api/v1/namespaces", "method": "POST"}}, nil, "is not simulated"},
+		{"an apiCall to a service", map[string]any{"apiCall": map[string]any{"service": map[string]any{"url": "http://x"}}}, nil, "no network"},
+		{"an apiCall path that is not the API's", map[string]any{"apiCall": map[string]any{"urlPath": "/metrics"}}, nil, "not a Kubernetes API path"},
+		{"a globalReference", map[string]any{"globalReference": map[string]any{"name": "g"}}, nil, "not simulated"},
+		{"an imageRegistry", map[string]any{"imageRegistry": map[string]any{"reference": "nginx"}}, nil, "no network"},
+		{"an entry of no known type", map[string]any{"other": 1}, nil, "unknown context entry type"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := h.fam.contextValue("e", tt.entry, ctx)
+			if tt.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tt.err)
+				return
+			}
+			require.NoError(t, err)
+			if m, ok := got.(map[string]any); ok && tt.name == "a ConfigMap, default namespace" {
+				got = m["data"].(map[string]any)["tier"]
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestLoadContextUsesValuesInsteadOfTheEntriesTheyName(t *testing.T) {
+	values := &generate.Values{
+		Global:    map[string]any{"request.operation": "UPDATE"},
+		Resources: map[string]map[string]map[string]any{"p": {"team": {"request.object.metadata.labels.env": "test"}}},
+		Rules:     map[string]map[string]map[string]any{"p": {"r": {"cm": map[string]any{"data": map[string]any{"tier": "silver"}}}}},
+	}
+	h := newHarness(t, generate.FamilyConfig{Values: values})
+	h.mustPut(replaceOnce(dataPolicy(true, "", "    context:\n    - name: cm\n      configMap:\n        name: settings\n        namespace: default\n", ""),
+		"key: value", "key: '{{cm.data.tier}}-{{request.object.metadata.labels.env}}-{{request.operation}}'"))
+	h.mustPut(namespaceYAML("team"))
+	got := h.get(cmRef("team", "generated"))
+	require.NotNil(t, got, "the missing ConfigMap is not read: the value stands in")
+	assert.Equal(t, "silver-test-UPDATE", got["data"].(map[string]any)["key"])
 }

@@ -28,14 +28,11 @@ type Family struct {
 	// admitted is the policy AdmitPolicy parsed last, handed to
 	// PolicyWritten so that each version is parsed once.
 	admitted *policy.Policy
-	// applied holds, per downstream UID, what Kyverno last applied with
-	// server-side apply: the fields its "generate" field manager owns.
-	applied map[string]resource.Object
 }
 
 // New creates the ClusterPolicy/Policy family over core.
 func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
-	return &Family{core: core, store: core.Store(), eval: core.Evaluator(), cfg: cfg, applied: map[string]resource.Object{}}
+	return &Family{core: core, store: core.Store(), eval: core.Evaluator(), cfg: cfg}
 }
 
 // Name implements generate.Family.
@@ -104,7 +101,7 @@ func (c *Family) AdmitPolicy(obj, old resource.Object, doc *source.Document) gen
 	strict := len(errs) > 0 && strings.HasPrefix(errs[0], "strict decoding error")
 	deprecation, decidedBy := c.deprecationWarnings(obj, strict)
 	warnings = append(warnings, deprecation...)
-	adm := generate.PolicyAdmission{Warnings: warnings, Diagnostics: diags, Changes: append(changes, decidedBy...)}
+	adm := generate.PolicyAdmission{Warnings: warnings, Diagnostics: diags, Changes: changes, WarningChanges: decidedBy}
 	switch {
 	case strict:
 		// Unknown fields never reach Kyverno: the API server's strict

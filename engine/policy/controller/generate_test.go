@@ -48,13 +48,3 @@ func TestCloneDesired(t *testing.T) {
 		assert.Contains(t, d.Metadata(), "ownerReferences")
 	})
 }
-
-func TestServerSideApplyKeepsOtherManagersFields(t *testing.T) {
-	live := resource.Object{"data": map[string]any{"a": "1", "b": "2", "mine": "x"}}
-	previous := resource.Object{"data": map[string]any{"a": "1", "b": "2"}}
-	desired := resource.Object{"data": map[string]any{"a": "changed"}}
-	got := serverSideApply(live, desired, previous)
-	assert.Equal(t, map[string]any{"a": "changed", "mine": "x"}, got["data"],
-		"a field Kyverno applied before and no longer sets goes; another manager's field stays")
-	assert.Equal(t, map[string]any{"a": "1", "b": "2", "mine": "x"}, live["data"], "live is not modified")
-}

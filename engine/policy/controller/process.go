@@ -402,29 +402,24 @@ func (c *Family) sync(p *policy.Policy, rule *policy.Rule, desired resource.Obje
 			c.emit(timeline.ActorKyverno, timeline.ActionNote, &ref, p, rule.Name, &tref, droppedLabelsReason(dropped, given[dropped]))
 		}
 	}
-	// live is only read below (drifted and serverSideApply copy it first; next
-	// shares only its server fields, which are strings, and a copy of its
-	// status), and never reaches a variable context: the stored object, not a
-	// copy.
+	// live is only read below (drifted copies it first; next shares only its
+	// server fields, which are strings, and a copy of its status), and never
+	// reaches a variable context: the stored object, not a copy.
 	live, err := c.store.View(ref)
-	kyverno := kyverno
 	if err != nil {
 		if !isNotFound(err) {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref, err.Error())
 			return
 		}
-		var applied resource.Object
 		if p.Spec.UseServerSideApply {
-			applied = desired.DeepCopy() // Create takes desired over
+			_, err = c.core.Apply(kyverno, desired)
+		} else {
+			_, err = c.core.Create(kyverno, desired)
 		}
-		created, err := c.core.Create(kyverno, desired)
 		if err != nil {
 			c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref,
 				"could not create the downstream: "+err.Error())
 			return
-		}
-		if applied != nil {
-			c.applied[created.UID()] = applied
 		}
 		note()
 		action, reason := createReason(rule, ur)
@@ -440,35 +435,37 @@ func (c *Family) sync(p *policy.Policy, rule *policy.Rule, desired resource.Obje
 		}
 		return
 	}
-	next := desired.DeepCopy()
-	if p.Spec.UseServerSideApply {
-		next = serverSideApply(live, desired, c.applied[live.UID()])
-	}
-	md := next.Metadata()
-	lmd := live.Metadata()
-	for _, k := range serverFields {
-		if v, ok := lmd[k]; ok {
-			md[k] = v
-		}
-	}
-	if st, ok := live["status"]; ok {
-		if _, has := next["status"]; !has {
-			next["status"] = resource.DeepCopyValue(st) // Update takes next over; live is read-only
-		}
-	}
-	if resource.Equal(next, live) {
-		return
-	}
 	policyName, _ := live.Label(generate.LabelPolicyName)
 	adopted := policyName == "" // !isDownstream(live.Labels()), without the copy
-	updated, err := c.core.Update(kyverno, next)
+	if p.Spec.UseServerSideApply {
+		// A dry run first: Kyverno skips an update that changes nothing.
+		if _, changed, err := c.store.Apply(desired.DeepCopy(), generate.FieldManager, true); err == nil && !changed {
+			return
+		}
+		_, err = c.core.Apply(kyverno, desired)
+	} else {
+		next := desired
+		md := next.Metadata()
+		lmd := live.Metadata()
+		for _, k := range serverFields {
+			if v, ok := lmd[k]; ok {
+				md[k] = v
+			}
+		}
+		if st, ok := live["status"]; ok {
+			if _, has := next["status"]; !has {
+				next["status"] = resource.DeepCopyValue(st) // Update takes next over; live is read-only
+			}
+		}
+		if resource.Equal(next, live) {
+			return
+		}
+		_, err = c.core.Update(kyverno, next)
+	}
 	if err != nil {
 		c.emit(timeline.ActorKyverno, timeline.ActionFailed, &ref, p, rule.Name, &tref,
 			"could not update the downstream: "+err.Error())
 		return
-	}
-	if p.Spec.UseServerSideApply {
-		c.applied[updated.UID()] = desired.DeepCopy()
 	}
 	note()
 	action, reason := updateReason(ur, adopted, clone)
@@ -485,46 +482,6 @@ func drifted(live, desired resource.Object) bool {
 	b := desired.DeepCopy()
 	delete(b, "status")
 	return !resource.Equal(a, b)
-}
-
-// serverSideApply merges desired into live as an apply by the "generate"
-// field manager: fields it applied before and no longer sets are removed,
-// fields other managers set are kept.
-func serverSideApply(live, desired, previous resource.Object) resource.Object {
-	out := live.DeepCopy()
-	if previous != nil {
-		removeUnowned(map[string]any(out), map[string]any(previous), map[string]any(desired))
-	}
-	mergeInto(map[string]any(out), map[string]any(desired.DeepCopy()))
-	return out
-}
-
-func removeUnowned(out, prev, desired map[string]any) {
-	for k, pv := range prev {
-		dv, ok := desired[k]
-		if !ok {
-			delete(out, k)
-			continue
-		}
-		pm, pok := pv.(map[string]any)
-		dm, dok := dv.(map[string]any)
-		om, ook := out[k].(map[string]any)
-		if pok && dok && ook {
-			removeUnowned(om, pm, dm)
-		}
-	}
-}
-
-func mergeInto(dst, src map[string]any) {
-	for k, sv := range src {
-		sm, sok := sv.(map[string]any)
-		dm, dok := dst[k].(map[string]any)
-		if sok && dok {
-			mergeInto(dm, sm)
-			continue
-		}
-		dst[k] = sv
-	}
 }
 
 func createReason(rule *policy.Rule, ur *updateRequest) (string, string) {
