@@ -121,6 +121,8 @@ type runner struct {
 	positioned bool
 	// scratch is the test's scratch folder, which its scripts share.
 	scratch *shell.Scratch
+	// outputs are the bindings the last operation's outputs exported.
+	outputs map[string]any
 }
 
 // errSkip stops a test that cannot be simulated honestly.
@@ -215,11 +217,18 @@ func (r *runner) operations(stepName string, ops []scenario.Operation, bindings 
 			r.res.Passed = false
 			return false
 		}
+		r.outputs = nil
 		if !r.operation(stepName, op, opBindings) {
 			if op.ContinueOnError {
 				continue
 			}
 			return false
+		}
+		if len(r.outputs) > 0 {
+			// chainsaw's outputs: bound for the operations after this one
+			// in the step.
+			bindings = maps.Clone(bindings)
+			maps.Copy(bindings, r.outputs)
 		}
 	}
 	return true

@@ -207,6 +207,17 @@ func functions() *jmespath.FunctionCaller {
 		},
 	})
 	fc.Register(jmespath.FunctionEntry{
+		Name:      "json_parse",
+		Arguments: []jmespath.ArgSpec{{Types: []jmespath.JpType{jmespath.JpString}}},
+		Handler: func(args []any) (any, error) {
+			var v any
+			if err := json.Unmarshal([]byte(args[0].(string)), &v); err != nil {
+				return nil, fmt.Errorf("json_parse: %w", err)
+			}
+			return v, nil
+		},
+	})
+	fc.Register(jmespath.FunctionEntry{
 		Name:      "as_string",
 		Arguments: []jmespath.ArgSpec{{Types: []jmespath.JpType{jmespath.JpAny}}},
 		Handler: func(args []any) (any, error) {
