@@ -59,6 +59,7 @@ type caseCheck struct {
 var said = map[string][]caseCheck{
 	// ClusterPolicy
 	"cheatsheet/clusterpolicy/data/operations-create-downstream-deleted/sync-true-orphan-false": {anEventSays("kyverno#10574")},
+	"cheatsheet/clusterpolicy/clone/policy-deleted/sync-true-orphan-false-v1.18.2":              {kyvernoSays("kyverno#16329")},
 	"cheatsheet/clusterpolicy/cases/edited-downstream-reverted": {
 		eventStepEndsWith(timeline.ActionReverted, "synchronize is true and the downstream was changed")},
 	"cheatsheet/clusterpolicy/cases/policy-retargeted": {anEventSays("stale target"),

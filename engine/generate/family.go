@@ -119,8 +119,9 @@ type FamilyConfig struct {
 	// Values stand in for context and request data, as a kyverno-test.yaml's
 	// values file does for Kyverno's CLI; nil: none.
 	Values *Values
-	// Kyverno is the simulated Kyverno release: behaviour that differs
-	// between releases asks an upstream.Change whether it is In it.
+	// Kyverno is the simulated Kyverno release (empty: the latest):
+	// behaviour that differs between releases asks an upstream.Change
+	// whether it is In it.
 	Kyverno upstream.Version
 }
 

@@ -58,6 +58,9 @@ type compiledException struct {
 // New creates the CEL family over core. It registers the kinds Kyverno's
 // CRDs serve that the store does not know yet.
 func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
+	if cfg.Kyverno == "" {
+		cfg.Kyverno = upstream.Latest
+	}
 	f := &Family{
 		core: core, store: core.Store(), cfg: cfg,
 		exceptions: map[string]*exception{},

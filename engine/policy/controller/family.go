@@ -32,6 +32,9 @@ type Family struct {
 
 // New creates the ClusterPolicy/Policy family over core.
 func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
+	if cfg.Kyverno == "" {
+		cfg.Kyverno = upstream.Latest
+	}
 	return &Family{core: core, store: core.Store(), eval: core.Evaluator(), cfg: cfg}
 }
 
@@ -262,9 +265,18 @@ func (c *Family) Restart() {}
 
 // emit records one event.
 func (c *Family) emit(actor, action string, obj *resource.Ref, p *policy.Policy, rule string, trig *resource.Ref, reason string) {
+	c.emitChange(nil, actor, action, obj, p, rule, trig, reason)
+}
+
+// emitChange records one event that a change between releases decided
+// (ch; nil when every release does the same).
+func (c *Family) emitChange(ch *upstream.Change, actor, action string, obj *resource.Ref, p *policy.Policy, rule string, trig *resource.Ref, reason string) {
 	e := timeline.Event{Actor: actor, Action: action, Object: obj, Rule: rule, Trigger: trig, Reason: reason}
 	if p != nil {
 		e.Policy = p.Key()
+	}
+	if ch != nil {
+		e.VersionChanges = []string{ch.ID}
 	}
 	c.core.Emit(e)
 }
