@@ -32,6 +32,7 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	reportFormat := fset.String("report-format", "", "also write a report for CI, as chainsaw does: "+strings.Join(testreport.Formats, ", ")+" (default: the Configuration's, else none)")
 	reportPath := fset.String("report-path", "", "the folder of the report (default: the Configuration's, else the working directory)")
 	reportName := fset.String("report-name", "", "the report's file name; the format's extension is added when it has none (default: the Configuration's, else "+scenario.DefaultReportName+")")
+	failFast := fset.Bool("fail-fast", false, "stop at the first failed test, as chainsaw's --fail-fast (default: the Configuration's failFast; --fail-fast=false runs every test)")
 	kyverno := kyvernoVersionFlag(fset)
 	if err := fset.Parse(args); err != nil {
 		return 2
@@ -60,7 +61,11 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	started := time.Now()
 	setFlags := map[string]bool{}
 	fset.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
-	report, err := runSuiteWith(fset.Args(), suiteOptions{permissions: permissions, install: install, config: *config, kyverno: version})
+	sopts := suiteOptions{permissions: permissions, install: install, config: *config, kyverno: version}
+	if setFlags["fail-fast"] {
+		sopts.failFast = failFast
+	}
+	report, err := runSuiteWith(fset.Args(), sopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay test: %v\n", err)
 		return 2
@@ -162,6 +167,8 @@ type suiteOptions struct {
 	install []string
 	// config is --config; "" looks for .chainsaw.yaml.
 	config string
+	// failFast is --fail-fast when given: it overrides the Configuration's.
+	failFast *bool
 	// kyverno is the Kyverno release to simulate; "" the latest.
 	kyverno string
 }
@@ -197,12 +204,18 @@ func runSuiteWith(paths []string, opts suiteOptions) (*suite.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.failFast != nil {
+		if config == nil {
+			config = &scenario.Configuration{}
+		}
+		config.FailFast = *opts.failFast
+	}
 	kyverno := opts.kyverno
 	if kyverno == "" {
 		kyverno = engine.KyvernoVersion
 	}
 	notes := []string{"simulating Kyverno " + kyverno}
-	if config != nil {
+	if config != nil && config.File != "" {
 		notes = append(notes, "chainsaw configuration "+config.File)
 		for _, n := range config.Ignored {
 			notes = append(notes, config.File+": "+n)
