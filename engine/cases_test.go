@@ -103,6 +103,12 @@ var said = map[string][]caseCheck{
 	"cheatsheet/generatingpolicy/clone/policy-deleted/sync-true":                           {kyvernoSays("source-uid", "kyverno#17596", "orphanDownstreamOnPolicyDelete")},
 	"cheatsheet/generatingpolicy/clone/policy-deleted/sync-false":                          {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/trigger-deleted/sync-true":                                {kyvernoSays("deleted", "trigger")},
+	// GENERATING-POLICY.md §3.8's rows beyond the cheat sheet's table.
+	"cheatsheet/generatingpolicy/cases/synchronize-turned-off":                         {kyvernoSays("synchronize was turned off")},
+	"cheatsheet/generatingpolicy/cases/synchronize-turned-on":                          {kyvernoSays("synchronize is on")},
+	"cheatsheet/generatingpolicy/cases/existing-triggers-without-generate-existing":    {anEventSays("the trigger was updated")},
+	"cheatsheet/generatingpolicy/cases/periodic-scan-":                                 {anEventSays("periodic background scan")},
+	"cheatsheet/generatingpolicy/cases/periodic-scan-recreates-with-generate-existing": {anEventSays("generateExisting is on")},
 
 	// What Kyverno's CLI found (issue 16): the failures and notes that say why.
 	"kyverno-cli/non-string-label-value":                  {notesSay(3, "non-string", "NestedStringMap")},

@@ -47,8 +47,9 @@ func TestExamplesAndChainsawTestsReplayByteForByte(t *testing.T) {
 				require.False(t, diags.HasErrors(), "%v", diags)
 				var all []byte
 				for _, test := range tests {
-					// The CLI's families: a test of the CEL family runs it.
-					out, err := timeline.Marshal(RunTest(test, Options{Files: fsys, Families: celFamilies, PolicyExceptions: true}))
+					// As genplay test runs it: the CLI's families, exceptions
+					// on and Kyverno's e2e permissions.
+					out, err := timeline.Marshal(RunTest(test, Options{Files: fsys, Families: celFamilies, PolicyExceptions: true, Permissions: PermissionsKyvernoE2E}))
 					require.NoError(t, err)
 					all = append(all, out...)
 				}

@@ -57,7 +57,15 @@
 //     roles and the bindings to their service accounts in the simulated
 //     cluster.
 //     Kinds the cluster does not serve are not checked (a real cluster
-//     denies them), and Kyverno's controllers themselves are not limited.
+//     denies them). The API server authorizes the background controller's
+//     writes (create, update, delete) with the same permissions, in both
+//     families: Kyverno admits a GeneratingPolicy without asking for them
+//     (K:pkg/cel/policies/gpol/validate.go), so a write it may not make
+//     fails as on a cluster ("failed to generate resources: permission
+//     denied: secrets is forbidden: ..."). Kyverno's other controllers are
+//     not limited. A policy a generate rule writes goes through Kyverno's
+//     policy webhook (a denial fails the write) and is taken up by its
+//     family as a user's would be.
 //   - A failed UpdateRequest is reported once in the timeline (Kyverno
 //     retries it three times, which in a deterministic simulation changes
 //     nothing, then drops it; for a GeneratingPolicy each retry would also

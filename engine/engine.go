@@ -79,6 +79,12 @@ type Options struct {
 	// stops with a diagnostic that says so, and where it stops depends on
 	// the machine.
 	Context context.Context
+	// Yield, when set, is called between bits of work (as often as the
+	// work budget looks at Context): the browser's main-thread runner
+	// sleeps there so that the page handles its events while a run is in
+	// progress, and a Stop can cancel Context. It must not change anything
+	// the run sees: the result is the same with or without it.
+	Yield func()
 	// Permissions is what Kyverno's background controller may manage, for
 	// the permission check of policy validation (package rbac); empty means
 	// PermissionsChart.

@@ -37,6 +37,31 @@ func isFamilyGroup(obj resource.Object) bool {
 // is admitted like any other, then the status Kyverno's controllers write,
 // then the family's policy controller.
 func (s *Session) putPolicy(fam generate.Family, user admission.UserInfo, mode string, old, next resource.Object, doc *source.Document) (resource.Object, []string, error) {
+	mark := s.eventMark()
+	out, warnings, err := s.writePolicy(fam, user, old, next, doc, func(out resource.Object) {
+		verb := timeline.ActionCreated
+		if old != nil {
+			verb = timeline.ActionUpdated
+		}
+		s.userEventAt(mark, verb, out.Ref(), writeReason(user, mode))
+	})
+	return out, warnings, err
+}
+
+// WritePolicy implements generate.PolicyAdmitter: Kyverno's background
+// controller writes a policy (a generate rule's downstream), which Kyverno's
+// policy webhook admits (or denies: the write fails with its message) and
+// its policy controllers take up, as a user's.
+func (s *Session) WritePolicy(fam generate.Family, user admission.UserInfo, old, obj resource.Object) (resource.Object, error) {
+	out, _, err := s.writePolicy(fam, user, old, obj, nil, nil)
+	return out, err
+}
+
+// writePolicy is the admission path of a policy object: the family's
+// admission, the write, written (the user's event, for the user's writes),
+// the status Kyverno's controllers write, then the family's policy
+// controller.
+func (s *Session) writePolicy(fam generate.Family, user admission.UserInfo, old, next resource.Object, doc *source.Document, written func(resource.Object)) (resource.Object, []string, error) {
 	adm := fam.AdmitPolicy(next, old, doc)
 	s.admissionChanges, s.warningChanges = adm.Changes, adm.WarningChanges
 	for _, d := range adm.Diagnostics {
@@ -45,22 +70,19 @@ func (s *Session) putPolicy(fam generate.Family, user admission.UserInfo, mode s
 	if adm.Err != nil {
 		return nil, adm.Warnings, adm.Err
 	}
-	mark := s.eventMark()
 	var out resource.Object
 	var err error
 	if old != nil {
-		out, err = s.core.Update(user, next)
+		out, err = s.core.UpdateAdmitted(user, next)
 	} else {
-		out, err = s.core.Create(user, next)
+		out, err = s.core.CreateAdmitted(user, next)
 	}
 	if err != nil {
 		return nil, adm.Warnings, err
 	}
-	verb := timeline.ActionCreated
-	if old != nil {
-		verb = timeline.ActionUpdated
+	if written != nil {
+		written(out)
 	}
-	s.userEventAt(mark, verb, out.Ref(), writeReason(user, mode))
 	if st := fam.Status(out); st != nil {
 		upd := out.DeepCopy()
 		upd["status"] = st

@@ -57,7 +57,7 @@ func celSession(tb testing.TB, n int, exceptions bool) *Session {
 // celSessionAt is celSession simulating Kyverno release kyverno.
 func celSessionAt(tb testing.TB, n int, exceptions bool, kyverno string) *Session {
 	tb.Helper()
-	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions, KyvernoVersion: kyverno,
+	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions, KyvernoVersion: kyverno, Permissions: PermissionsKyvernoE2E,
 		Limits: Limits{Objects: 4*n + 100, Requests: 1 << 40}})
 	s.skipSnapshots = true
 	s.nextScan = s.nextScan.Add(1 << 62)

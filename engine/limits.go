@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"unicode/utf8"
@@ -225,11 +226,14 @@ func (r *runner) limited(pos source.Pos) bool {
 // newBudget returns the run's work budget: Limits.Work units, cancelled
 // by Options.Context.
 func newBudget(opts Options) *budget.Budget {
-	ctx := opts.Context
-	if ctx == nil {
-		return budget.New(opts.Limits.Work, nil, nil)
+	var b *budget.Budget
+	if ctx := opts.Context; ctx == nil {
+		b = budget.New(opts.Limits.Work, nil, nil)
+	} else {
+		b = budget.New(opts.Limits.Work, ctx.Done(), func() error { return context.Cause(ctx) })
 	}
-	return budget.New(opts.Limits.Work, ctx.Done(), ctx.Err)
+	b.SetYield(opts.Yield)
+	return b
 }
 
 // jsonLen is the length of v as encoding/json writes it indented by two

@@ -125,11 +125,6 @@ type runner struct {
 	outputs map[string]any
 }
 
-// errSkip stops a test that cannot be simulated honestly.
-type errSkip struct{ reason string }
-
-func (e errSkip) Error() string { return e.reason }
-
 func (r *runner) run() {
 	r.ns = r.t.Namespace
 	if r.ns == "" {

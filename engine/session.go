@@ -11,6 +11,7 @@ import (
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/internal/budget"
+	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/source"
@@ -119,7 +120,9 @@ func NewSession(opts Options) *Session {
 		s.store.KeepUIDs()
 	}
 	s.budget = newBudget(opts)
-	s.core = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, opts.Limits.generate(s.budget))
+	coreOpts := opts.Limits.generate(s.budget)
+	coreOpts.Authorize = s.authorize
+	s.core = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, coreOpts)
 	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions), Values: opts.Values,
 		Kyverno: opts.kyverno()}
 	for _, newFamily := range append(slices.Clip(builtinFamilies), opts.Families...) {
@@ -130,6 +133,16 @@ func NewSession(opts Options) *Session {
 	}
 	s.nextScan = clock.Now().Add(BackgroundScanInterval)
 	return s
+}
+
+// authorize is the API server's authorization of a write: Kyverno's
+// background controller writes with its permissions (package rbac); the
+// scenario's user is the cluster's admin.
+func (s *Session) authorize(user admission.UserInfo, verb string, obj resource.Object) error {
+	if user.Username != admission.BackgroundUser {
+		return nil
+	}
+	return rbac.Authorize(s.store, s.opts.Permissions, verb, obj)
 }
 
 // Store returns the simulated cluster.

@@ -37,6 +37,10 @@ func register() error {
 	if err != nil {
 		return fmt.Errorf("wrap run: %w", err)
 	}
+	runAsync, stopAsync, err := asyncRun()
+	if err != nil {
+		return err
+	}
 	inject, err := safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
 		if len(args) != 1 || args[0].Type() != safejs.TypeString {
 			return "injectFault: the argument must be a fault name (a string)"
@@ -69,6 +73,12 @@ func register() error {
 	}
 	if err := api.Set("run", run.Value()); err != nil {
 		return fmt.Errorf("set run: %w", err)
+	}
+	if err := api.Set("runAsync", runAsync.Value()); err != nil {
+		return fmt.Errorf("set runAsync: %w", err)
+	}
+	if err := api.Set("stop", stopAsync.Value()); err != nil {
+		return fmt.Errorf("set stop: %w", err)
 	}
 	if err := registerTools(api); err != nil {
 		return err

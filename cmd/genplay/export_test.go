@@ -136,7 +136,13 @@ func TestExportedConformanceTestsPass(t *testing.T) {
 		assert.Equal(t, 0, code, "the export of %s passes genplay test:\n%s", file, text)
 	}
 	t.Logf("%d of %d conformance tests export, and their exports pass genplay test", exported, len(tests))
-	assert.GreaterOrEqual(t, exported, 160, "as many tests export as pass in genplay (run -o: chart permissions)")
+	// 158: the tests that pass in genplay under a default Helm install's
+	// permissions (export's default). Two more pass only under Kyverno's e2e
+	// install, as in Kyverno's CI: cpol-clone-sync-modify-downstream-apply
+	// (server-side apply is a patch, which its ClusterRole does not grant)
+	// and skip-background-requests (its script updates a Namespace as the
+	// background controller, which the chart lets only read Namespaces).
+	assert.GreaterOrEqual(t, exported, 158, "as many tests export as pass in genplay (run -o: chart permissions)")
 }
 
 // TestExportTakesThePermissionsOfTheClusterItIsFor: a policy that clones a

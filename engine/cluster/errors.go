@@ -44,6 +44,10 @@ type StatusError struct {
 // Error returns Message.
 func (e *StatusError) Error() string { return e.Message }
 
+// HTTPStatus is the HTTP status code the API server answers with (Code),
+// for callers that tell errors apart by it without importing this package.
+func (e *StatusError) HTTPStatus() int { return e.Code }
+
 // Is makes errors.Is(err, ErrNotFound) and friends match any StatusError
 // with the same Reason.
 func (e *StatusError) Is(target error) bool {

@@ -15,7 +15,6 @@ var urls = map[string]string{
 	"chainsaw:spec.steps[].try[].assert": "https://kyverno.github.io/chainsaw/latest/operations/assert/",
 }
 
-
 // docs are one line per field, in genplay's words.
 var docs = map[string]string{
 	// ClusterPolicy and Policy (kyverno.io/v1).

@@ -36,6 +36,12 @@ type Options struct {
 	MaxObjects int
 	// MaxForEachElements bounds the elements of one foreach list.
 	MaxForEachElements int
+	// Authorize, when set, is the API server's authorization of a write:
+	// verb (create, update, patch, delete) of obj as user, nil when
+	// granted, else the error the write fails with (the session checks
+	// Kyverno's background controller against its permissions, package
+	// rbac).
+	Authorize func(user admission.UserInfo, verb string, obj resource.Object) error
 	// Budget is the run's work budget (package budget); nil: unbounded.
 	// Processing a request, every foreach element and every expression
 	// charge it; once it is spent, Reconcile drops the queue and Exhausted
@@ -107,8 +113,51 @@ func New(store *cluster.Store, clock *cluster.Clock, eval *variables.Evaluator, 
 // "kyverno-" + "generate", Force: true).
 const FieldManager = "kyverno-generate"
 
-// Create creates obj as user and admits the request.
+// PolicyAdmitter is implemented by a Recorder that admits policy objects
+// (the session): a write of an object a family owns that does not come
+// through the session's own policy path (a generate rule whose downstream
+// is a policy) goes through the same admission webhook, status and policy
+// controller as the user's, as on a cluster, where Kyverno's webhooks and
+// controllers see the background controller's writes like anyone's.
+type PolicyAdmitter interface {
+	WritePolicy(fam Family, user admission.UserInfo, old, obj resource.Object) (resource.Object, error)
+}
+
+// policyWrite hands a write of a policy object to the Recorder's policy
+// admission, when it has one: ok is false for other objects.
+func (c *Controller) policyWrite(user admission.UserInfo, old, obj resource.Object) (out resource.Object, ok bool, err error) {
+	fam := c.FamilyOf(obj)
+	pa, admits := c.rec.(PolicyAdmitter)
+	if fam == nil || !admits {
+		return nil, false, nil
+	}
+	out, err = pa.WritePolicy(fam, user, old, obj)
+	return out, true, err
+}
+
+// authorize asks Options.Authorize, when set.
+func (c *Controller) authorize(user admission.UserInfo, verb string, obj resource.Object) error {
+	if c.opts.Authorize == nil {
+		return nil
+	}
+	return c.opts.Authorize(user, verb, obj)
+}
+
+// Create creates obj as user and admits the request; a policy object goes
+// through the Recorder's policy admission (PolicyAdmitter) first.
 func (c *Controller) Create(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	if out, ok, err := c.policyWrite(user, nil, obj); ok {
+		return out, err
+	}
+	return c.CreateAdmitted(user, obj)
+}
+
+// CreateAdmitted is Create for an object through policy admission already
+// (the session's policy path).
+func (c *Controller) CreateAdmitted(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	if err := c.authorize(user, "create", obj); err != nil {
+		return nil, err
+	}
 	created, err := c.store.Create(obj)
 	if err != nil {
 		return nil, err
@@ -118,10 +167,27 @@ func (c *Controller) Create(user admission.UserInfo, obj resource.Object) (resou
 }
 
 // Update replaces obj as user and admits the request. The API server calls
-// admission webhooks even when the update changes nothing.
+// admission webhooks even when the update changes nothing. A policy object
+// goes through the Recorder's policy admission (PolicyAdmitter) first.
 func (c *Controller) Update(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	if c.FamilyOf(obj) != nil {
+		if old, err := c.store.Get(obj.Ref()); err == nil {
+			if out, ok, err := c.policyWrite(user, old, obj); ok {
+				return out, err
+			}
+		}
+	}
+	return c.UpdateAdmitted(user, obj)
+}
+
+// UpdateAdmitted is Update for an object through policy admission already
+// (the session's policy path).
+func (c *Controller) UpdateAdmitted(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
 	old, err := c.store.View(obj.Ref()) // only read: recorded and admitted as oldObject
 	if err != nil {
+		return nil, err
+	}
+	if err := c.authorize(user, "update", obj); err != nil {
 		return nil, err
 	}
 	updated, err := c.store.Update(obj)
@@ -138,6 +204,9 @@ func (c *Controller) Update(user admission.UserInfo, obj resource.Object) (resou
 func (c *Controller) Apply(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
 	old, err := c.store.View(obj.Ref()) // only read
 	if err != nil && !errors.Is(err, cluster.ErrNotFound) {
+		return nil, err
+	}
+	if err := c.authorize(user, "patch", obj); err != nil {
 		return nil, err
 	}
 	out, _, err := c.store.Apply(obj, FieldManager, false)
@@ -176,6 +245,13 @@ func (c *Controller) updated(user admission.UserInfo, old, obj resource.Object) 
 // (a Namespace's contents, garbage-collected dependents), and admits a
 // DELETE request for every object that went.
 func (c *Controller) Delete(user admission.UserInfo, ref resource.Ref) error {
+	if c.opts.Authorize != nil {
+		if obj, err := c.store.View(ref); err == nil {
+			if err := c.authorize(user, "delete", obj); err != nil {
+				return err
+			}
+		}
+	}
 	deleted, err := c.store.Delete(ref)
 	if err != nil {
 		return err

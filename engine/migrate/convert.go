@@ -180,7 +180,6 @@ type ruleConv struct {
 type gpolOut struct {
 	name, namespace  string
 	resourceRules    []resourceRule
-	excludeRules     []resourceRule
 	namespaceSel     *labels.Selector
 	nsSelOrigin      string
 	conditions       []named

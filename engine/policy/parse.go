@@ -149,8 +149,8 @@ func parseSelector(v any) *LabelSelector { return labels.Parse(v) }
 
 func parseGeneration(m map[string]any) *Generation {
 	g := &Generation{
-		Target:      parseTarget(m),
-		Synchronize: schema.BoolOr(m, "synchronize", false),
+		Target:                         parseTarget(m),
+		Synchronize:                    schema.BoolOr(m, "synchronize", false),
 		OrphanDownstreamOnPolicyDelete: schema.BoolOr(m, "orphanDownstreamOnPolicyDelete", false),
 	}
 	if b, ok := m["generateExisting"].(bool); ok {

@@ -117,7 +117,7 @@ var (
 	backgroundController = controller{serviceAccount: backgroundServiceAccountName, user: admission.BackgroundUser,
 		defaults: defaultBackgroundPermissions, e2e: kyvernoE2EPermissions, aggregation: backgroundAggregationSelectors}
 	admissionController = controller{serviceAccount: "kyverno-admission-controller",
-		user: "system:serviceaccount:" + backgroundServiceAccountNamespace + ":kyverno-admission-controller",
+		user:     "system:serviceaccount:" + backgroundServiceAccountNamespace + ":kyverno-admission-controller",
 		defaults: defaultAdmissionPermissions, e2e: kyvernoE2EAdmissionPermissions, aggregation: []map[string]string{
 			{"rbac.kyverno.io/aggregate-to-admission-controller": "true"},
 			{"app.kubernetes.io/component": "admission-controller", "app.kubernetes.io/instance": "kyverno", "app.kubernetes.io/part-of": "kyverno"},
@@ -402,4 +402,46 @@ func matchesAny(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// Authorize is the API server's authorization of a write by Kyverno's
+// background controller (a create, update or delete of obj, as verb): nil
+// when its permissions (profile and the cluster's RBAC objects, as for
+// CheckGenerate) grant it, else the API server's Forbidden error. Both
+// families' writes pass it: Kyverno validates a GeneratingPolicy without
+// asking for its targets' permissions (K:pkg/cel/policies/gpol/validate.go,
+// unlike a ClusterPolicy's canIGenerate), so the API server's refusal,
+// when the background controller writes, is what a user sees, as
+// "failed to generate resources: permission denied: ..." (the generator
+// library). Kinds the cluster does not serve are not judged.
+func Authorize(store *cluster.Store, profile Profile, verb string, obj resource.Object) error {
+	if profile == Unchecked {
+		return nil
+	}
+	info, known := store.KindInfo(obj.APIVersion(), obj.Kind())
+	if !known || store.Inferred(info.APIVersion(), info.Kind) {
+		return nil
+	}
+	ns := obj.Namespace()
+	if !info.Namespaced {
+		ns = ""
+	}
+	if allows(permissions(store, profile, backgroundController, ns), info.Group, info.Resource, verb) {
+		return nil
+	}
+	where := "at the cluster scope"
+	if ns != "" {
+		where = fmt.Sprintf("in the namespace %q", ns)
+	}
+	qualified := info.Resource
+	if info.Group != "" {
+		qualified += "." + info.Group
+	}
+	msg := fmt.Sprintf("%s %q is forbidden: User %q cannot %s resource %q in API group %q %s",
+		qualified, obj.Name(), admission.BackgroundUser, verb, info.Resource, info.Group, where)
+	if obj.Name() == "" || verb == "create" {
+		msg = fmt.Sprintf("%s is forbidden: User %q cannot %s resource %q in API group %q %s",
+			qualified, admission.BackgroundUser, verb, info.Resource, info.Group, where)
+	}
+	return &cluster.StatusError{Reason: cluster.ReasonForbidden, Code: 403, Message: msg}
 }

@@ -94,7 +94,7 @@ func sameValue(text, indent string, v any) bool {
 		return false
 	}
 	m, _ := docs[0].Value.(map[string]any)
-	return m != nil && len(m) == 1 && reflect.DeepEqual(m["x"], v)
+	return len(m) == 1 && reflect.DeepEqual(m["x"], v)
 }
 
 // chunk returns the lines of the document whose content starts at line

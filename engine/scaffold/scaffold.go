@@ -3,6 +3,7 @@ package scaffold
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -477,6 +478,15 @@ func (w *wrapper) permissions(policies []*policyItem, others []item) resource.Ob
 				targets = append(targets, gk{a.APIVersion(), a.Kind()})
 			}
 		}
+		if p.cel != nil {
+			// A GeneratingPolicy that copies what it reads (a clone):
+			// the kinds it reads are what it may write. Kyverno checks
+			// no permission when it admits one; the API server refuses
+			// the background controller's write (engine/rbac Authorize).
+			for _, k := range w.celReads(p.cel) {
+				targets = append(targets, gk{k.APIVersion(), k.Kind})
+			}
+		}
 	}
 	store := cluster.NewStore(cluster.NewClock())
 	var rules []any
@@ -503,6 +513,49 @@ func (w *wrapper) permissions(policies []*policyItem, others []item) resource.Ob
 			"labels": map[string]any{"rbac.kyverno.io/aggregate-to-background-controller": "true",
 				"rbac.kyverno.io/aggregate-to-admission-controller": "true"}},
 		"rules": rules}
+}
+
+// celRead finds the resources a CEL expression reads by name:
+// resource.get("v1", "secrets", ...) and its List and Pascal forms.
+var celRead = regexp.MustCompile(`resource\.(?:get|Get|list|List)\(\s*"([^"]*)"\s*,\s*"([a-z0-9.-]+)"`)
+
+// celWrites finds the kinds an expression or a template names, for the
+// permissions they may need: "kind": "Secret", "kind": dyn("Secret") or a
+// template's kind: Secret.
+var celWrites = regexp.MustCompile(`(?m)(?:["']kind["']\s*:\s*(?:dyn\(\s*)?["']|^\s*kind:\s*["']?)([A-Z][A-Za-z0-9]*)`)
+
+// celReads are the kinds a GeneratingPolicy's variables and generate
+// expressions read from the cluster or name.
+func (w *wrapper) celReads(pol *gpol.Policy) []cluster.KindInfo {
+	var texts []string
+	for _, v := range pol.Spec.Variables {
+		texts = append(texts, v.Expression.Text)
+	}
+	for _, g := range pol.Spec.Generate {
+		if g.Expression != nil {
+			texts = append(texts, g.Expression.Text)
+		}
+		if g.Template != nil {
+			texts = append(texts, g.Template.Value.Text)
+		}
+	}
+	var out []cluster.KindInfo
+	for _, t := range texts {
+		for _, m := range celWrites.FindAllStringSubmatch(t, -1) {
+			if k, ok := w.kind("", m[1]); ok {
+				out = append(out, k)
+			}
+		}
+		for _, m := range celRead.FindAllStringSubmatch(t, -1) {
+			g, v := resource.SplitAPIVersion(m[1])
+			for _, k := range w.kinds {
+				if k.Resource == m[2] && k.Group == g && k.Version == v {
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	return out
 }
 
 func isSystemNamespace(name string) bool {

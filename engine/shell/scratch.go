@@ -41,10 +41,15 @@ func NewScratch(files fs.FS, file string) *Scratch {
 	return &Scratch{files: files, base: path.Dir(file), written: map[string][]byte{}, dirs: map[string]bool{}, removed: map[string]bool{}}
 }
 
+// The utilities' errors, worded as sh prints them (strerror), capitals
+// and all.
 var (
+	//lint:ignore ST1005 worded as sh prints it
 	errNotExist = errors.New("No such file or directory")
-	errIsDir    = errors.New("Is a directory")
-	errFull     = errors.New("No space left on device (genplay's scratch folder holds at most 16 MiB in 1000 files)")
+	//lint:ignore ST1005 worded as sh prints it
+	errIsDir = errors.New("Is a directory")
+	//lint:ignore ST1005 worded as sh prints it
+	errFull = errors.New("No space left on device (genplay's scratch folder holds at most 16 MiB in 1000 files)")
 )
 
 // clean is p as a key: relative to the test's folder, or absolute.
@@ -160,6 +165,7 @@ func (s *Scratch) Mkdir(p string, parents bool) error {
 		if dir && parents {
 			return nil
 		}
+		//lint:ignore ST1005 worded as sh prints it
 		return errors.New("File exists")
 	}
 	if !s.parentExists(key) {

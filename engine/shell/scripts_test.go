@@ -97,7 +97,7 @@ func TestScripts(t *testing.T) {
 			require.False(t, seen[name], "%s: two tests are named %s", file, test.Name)
 			seen[name] = true
 			t.Run(name, func(t *testing.T) {
-				res := engine.RunTest(test, engine.Options{Files: fsys, Families: []engine.Family{controller.New}})
+				res := engine.RunTest(test, engine.Options{Files: fsys, Families: []engine.Family{controller.New}, Permissions: engine.PermissionsKyvernoE2E})
 				checkScript(t, res, expect[name], usesJQ(test))
 			})
 		}

@@ -11,9 +11,6 @@ import (
 	"math/big"
 )
 
-// x509Available reports whether x509_decode runs in this build.
-const x509Available = true
-
 // jpX509Decode is Kyverno's x509_decode: the PEM block's certificate (or
 // certificate request), which must use RSA, as Go's crypto/x509 struct
 // encoded to JSON, with the public key as {N, E} (N in decimal).

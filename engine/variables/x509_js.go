@@ -4,9 +4,6 @@ package variables
 
 import "errors"
 
-// x509Available reports whether x509_decode runs in this build.
-const x509Available = false
-
 // errX509InWasm is x509_decode's answer in the browser and the worker:
 // Go's crypto/x509, which it needs, would add 0.35 MB (brotli) to the wasm.
 var errX509InWasm = errors.New("JMESPath function 'x509_decode': runs only in genplay's native builds (the CLI, genplay serve): " +

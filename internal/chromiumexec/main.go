@@ -22,8 +22,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 
@@ -63,7 +63,13 @@ func run(wasm string, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	support, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"))
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return 0, fmt.Errorf("go env GOROOT: %w", err)
+	}
+	// wasm_exec.js must be the toolchain's that built the program: the go
+	// on PATH, as for `go test -exec`.
+	support, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(goroot)), "lib", "wasm", "wasm_exec.js"))
 	if err != nil {
 		return 0, err
 	}

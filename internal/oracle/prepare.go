@@ -183,6 +183,12 @@ func operations(prepared string) []map[string]any {
 // live background controller as it crosses (Scans). settle, snapshot
 // and scan are shell commands; snapshot's %d is the step's index (from
 // 0), scan's the number of reconciles.
+//
+// A delete of one object by name becomes kubectl delete --wait=false
+// (LiveDelete): chainsaw's delete waits until a Get of that name is
+// NotFound, and a downstream Kyverno recreates at once never is, so the
+// step failed or passed by a race (the settle after it waits for the
+// deletion instead). genplay runs the scenario's own delete.
 func Hook(prepared, settle, snapshot, scan string) (string, error) {
 	var doc map[string]any
 	if err := yaml.Unmarshal([]byte(prepared), &doc); err != nil {
@@ -200,6 +206,9 @@ func Hook(prepared, settle, snapshot, scan string) (string, error) {
 		var newTry, newFinally []any
 		live := func(o any) (any, error) {
 			op, _ := o.(map[string]any)
+			if cmd, ok := LiveDelete(op); ok {
+				return script(cmd), nil
+			}
 			n, ok := hourSleep(op)
 			if !ok {
 				return o, nil
@@ -234,4 +243,43 @@ func Hook(prepared, settle, snapshot, scan string) (string, error) {
 	}
 	out, err := yaml.Marshal(doc)
 	return string(out), err
+}
+
+// safeArg is what LiveDelete puts on a command line unquoted.
+var safeArg = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.-]*$`)
+
+// LiveDelete is the kubectl command that does a chainsaw delete of one
+// object by reference (apiVersion, kind, name, and namespace or the
+// test's) without waiting for the name to be gone, or false when the
+// operation is anything else (a file, a label selector, expectations, a
+// propagation policy), which stays chainsaw's.
+func LiveDelete(op map[string]any) (string, bool) {
+	del, ok := op["delete"].(map[string]any)
+	if !ok || len(del) != 1 {
+		return "", false
+	}
+	ref, ok := del["ref"].(map[string]any)
+	if !ok {
+		return "", false
+	}
+	field := map[string]string{}
+	for k, v := range ref {
+		s, ok := v.(string)
+		if !ok || (k != "apiVersion" && k != "kind" && k != "name" && k != "namespace") || !safeArg.MatchString(strings.ReplaceAll(s, "/", ".")) {
+			return "", false
+		}
+		field[k] = s
+	}
+	if field["apiVersion"] == "" || field["kind"] == "" || field["name"] == "" {
+		return "", false
+	}
+	resource := field["kind"] // the core group: the kind alone
+	if group, version, ok := strings.Cut(field["apiVersion"], "/"); ok {
+		resource += "." + version + "." + group
+	}
+	ns := `"$NAMESPACE"` // chainsaw's test namespace, as its delete uses
+	if field["namespace"] != "" {
+		ns = field["namespace"]
+	}
+	return fmt.Sprintf("kubectl delete %s %s -n %s --wait=false --ignore-not-found", resource, field["name"], ns), true
 }

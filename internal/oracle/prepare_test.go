@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/genplay/genplay/engine"
+
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
@@ -88,6 +90,75 @@ func TestHookSettlesAfterEachOperationAndSnapshotsEachStep(t *testing.T) {
 	assert.Equal(t, "settle", content(s1.Try[1]))
 	require.Len(t, s1.Finally, 2, "the step's own finally operation, the snapshot")
 	assert.Equal(t, "snapshot 1", content(s1.Finally[1]))
+}
+
+// A delete by name runs live as kubectl delete --wait=false (chainsaw's
+// delete races a downstream Kyverno recreates at once); the command does
+// what the delete does, as genplay's kubectl reads it.
+func TestHookDeletesByNameWithoutWaiting(t *testing.T) {
+	ref := func(fields ...string) map[string]any {
+		r := map[string]any{}
+		for i := 0; i < len(fields); i += 2 {
+			r[fields[i]] = fields[i+1]
+		}
+		return map[string]any{"delete": map[string]any{"ref": r}}
+	}
+	cmd, ok := LiveDelete(ref("apiVersion", "networking.k8s.io/v1", "kind", "NetworkPolicy", "name", "default-deny", "namespace", "team-a"))
+	require.True(t, ok)
+	assert.Equal(t, "kubectl delete NetworkPolicy.v1.networking.k8s.io default-deny -n team-a --wait=false --ignore-not-found", cmd)
+	cmd, ok = LiveDelete(ref("apiVersion", "v1", "kind", "ConfigMap", "name", "source"))
+	require.True(t, ok)
+	assert.Equal(t, `kubectl delete ConfigMap source -n "$NAMESPACE" --wait=false --ignore-not-found`, cmd)
+	for _, op := range []map[string]any{
+		{"delete": map[string]any{"file": "x.yaml"}},
+		{"delete": map[string]any{"ref": map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "name": "x"}, "expect": []any{}}},
+		ref("apiVersion", "v1", "kind", "ConfigMap"),                        // every ConfigMap
+		ref("apiVersion", "v1", "kind", "ConfigMap", "name", "x; rm -rf /"), // not a name
+		{"apply": map[string]any{"file": "x.yaml"}},
+	} {
+		_, ok := LiveDelete(op)
+		assert.False(t, ok, "%v", op)
+	}
+
+	// In genplay, the command deletes what the operation deletes.
+	const test = `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: t
+spec:
+  steps:
+  - try:
+    - apply:
+        resource: {apiVersion: v1, kind: Namespace, metadata: {name: team-a}}
+    - apply:
+        resource: {apiVersion: networking.k8s.io/v1, kind: NetworkPolicy, metadata: {name: deny, namespace: team-a}, spec: {podSelector: {}}}
+    - apply:
+        resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: source}}
+  - try:
+    - delete:
+        ref: {apiVersion: networking.k8s.io/v1, kind: NetworkPolicy, name: deny, namespace: team-a}
+    - delete:
+        ref: {apiVersion: v1, kind: ConfigMap, name: source}
+`
+	prepared, err := Prepare(test, time.Minute)
+	require.NoError(t, err)
+	hooked, err := Hook(prepared, "true", "true", "")
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(hooked, "--wait=false"))
+	assert.NotContains(t, hooked, "delete:")
+	keys := func(text string) []string {
+		res := engine.Run("t.yaml", []byte(text), engine.Options{})
+		require.True(t, res.Passed, "%s", text)
+		var out []string
+		for _, o := range res.Steps[len(res.Steps)-1].Cluster {
+			out = append(out, Key(o))
+		}
+		return out
+	}
+	want := keys(prepared)
+	assert.NotContains(t, want, "networking.k8s.io/v1/NetworkPolicy/team-a/deny")
+	assert.NotContains(t, want, "v1/ConfigMap/chainsaw-test/source")
+	assert.Equal(t, want, keys(strings.ReplaceAll(hooked, "content: \"true\"", "content: echo")))
 }
 
 func TestChangesTellRecreatedFromUpdated(t *testing.T) {

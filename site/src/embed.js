@@ -99,6 +99,7 @@ class Player {
       back: h('button', { type: 'button', class: 'back', disabled: true, onclick: () => this.go(this.pos - 1) }, '◀ Back'),
       step: h('button', { type: 'button', class: 'step', disabled: true, onclick: () => this.go(this.pos + 1) }, 'Step ▶'),
       where: h('span', { class: 'where', 'aria-live': 'polite' }),
+      stop: h('button', { type: 'button', class: 'stop', hidden: true, onclick: () => loadEngine().stop() }, '■ Stop'),
       steps: h('ol', { class: 'steps', 'aria-label': 'Steps' }),
       cluster: h('ul', { class: 'cluster' }),
       clusterTitle: h('h4', {}, 'Cluster'),
@@ -109,7 +110,7 @@ class Player {
     shadow.append(h('section', { class: 'player', 'aria-label': title },
       h('header', {}, e.title, e.open),
       e.compare,
-      h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Step through the scenario' }, e.reset, e.back, e.step, e.where),
+      h('div', { class: 'controls', role: 'toolbar', 'aria-label': 'Step through the scenario' }, e.reset, e.back, e.step, e.where, e.stop),
       e.steps,
       h('div', { class: 'panes' },
         h('section', { class: 'pane' }, e.clusterTitle, e.cluster),
@@ -161,11 +162,25 @@ class Player {
     }
     const options = this.compare && this.override !== null ? { override: { [this.compare]: this.override } } : undefined;
     if (/policies\.kyverno\.io\//.test(this.text) && genplay.build !== 'full') this.status('Loading the CEL engine…');
+    // A run that takes a while says so and can be stopped (the page stays
+    // responsive meanwhile, in a worker or on its own thread).
+    const slow = setTimeout(() => {
+      this.status('Running the scenario…');
+      this.el.stop.hidden = false;
+      this.host.dataset.genplay = 'running';
+    }, 500);
     const result = await genplay.run(this.text, options);
+    clearTimeout(slow);
+    this.el.stop.hidden = true;
     if (genplay.crashed && !this.retried) {
       // The engine died below the wasm boundary: restart it and try once more.
       this.retried = true;
       this.run();
+      return;
+    }
+    if (result.stopped) {
+      this.fail(result.diagnostics[0].message);
+      this.host.dataset.genplay = 'stopped';
       return;
     }
     const errors = errorsIn(result);

@@ -41,7 +41,9 @@ async function compile(url) {
 // page's origin; on another origin (a documentation page embedding a
 // player: a Worker must come from the page's own origin, and a blob:
 // Worker would need that page's CSP to allow it) the host runs on the
-// page's own thread, where a run cannot be stopped midway.
+// page's own thread. There a run gives the page's event loop a turn every
+// few tens of milliseconds, so the page stays responsive, and stop()
+// cancels it: the engine ends it at its next look and answers.
 function spawn(workerURL, onmessage) {
   if (workerURL && new URL(workerURL, location.href).origin === location.origin) {
     const w = new Worker(workerURL);
@@ -52,7 +54,12 @@ function spawn(workerURL, onmessage) {
   let alive = true;
   const serve = host((m) => { if (alive) queueMicrotask(() => onmessage(m)); }, async (url) => { if (!globalThis.Go) await loadScript(url); });
   let chain = Promise.resolve();
-  return { post: (m) => { chain = chain.then(() => serve(m)); }, terminate: () => { alive = false; }, stoppable: false };
+  return {
+    post: (m) => { chain = chain.then(() => serve({ ...m, inPage: true })); },
+    stop: () => serve({ type: 'stop' }), // not chained: the run in progress is what it stops
+    terminate: () => { alive = false; },
+    stoppable: true,
+  };
 }
 
 /**
@@ -84,7 +91,9 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
         if (current?.id !== m.id) return;
         clearTimeout(current.timer);
         try {
-          current.resolve(JSON.parse(m.json));
+          const r = JSON.parse(m.json);
+          // A run stopped on the page's thread answers as a stopped run.
+          current.resolve(current.stopping ? stopped(current.stopping, r) : r);
         } catch (e) {
           const message = `internal error: ${e.message}`;
           current.resolve(current.type === 'tool' ? { tool: current.name, error: message } : internal(message));
@@ -159,10 +168,30 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     });
   };
 
-  // halt ends the running run by terminating the engine, answers the runs
-  // waiting with a stopped result, and starts a fresh engine.
+  // stopped is what a stopped run answers: its result, or for a tool call
+  // an error, that says why.
+  const stopped = (why, r) => {
+    const s = (api.deadlineMs / 1000).toFixed(api.deadlineMs % 1000 ? 1 : 0);
+    const message = why === 'deadline'
+      ? `stopped: the run took longer than ${s} s, so genplay stopped it; your scenario is kept`
+      : 'stopped: you stopped the run; your scenario is kept';
+    return current.type === 'tool' ? { tool: current.name, error: message, stopped: why } : { ...stoppedResult(why, message), test: r?.test || '' };
+  };
+
+  // halt ends the running run: on the page's thread by cancelling it (the
+  // engine answers at its next look); in a worker by terminating it,
+  // answering the runs waiting with a stopped result, and starting a fresh
+  // engine.
   const halt = (why) => {
     if (!current || !engine?.stoppable) return Promise.resolve(false);
+    if (engine.stop) {
+      if (!current.stopping) {
+        current.stopping = why;
+        clearTimeout(current.timer);
+        engine.stop();
+      }
+      return Promise.resolve(true);
+    }
     engine.terminate();
     engine = null;
     const s = (api.deadlineMs / 1000).toFixed(api.deadlineMs % 1000 ? 1 : 0);

@@ -2,12 +2,15 @@
 // (site/src/genplay.js; the contract is in wasm/doc.go). It runs in a Web
 // Worker, so a long run never freezes the page: the loader terminates the
 // worker when a run passes its deadline or the user stops it. host() also
-// serves the loader's main-thread fallback, for pages that allow no worker.
+// serves the loader's main-thread fallback, for pages that allow no worker:
+// there a run yields to the page between bits of work and a 'stop' message
+// cancels it (runs carry inPage).
 //
 // Messages in:  {type: 'start', module, wasmExecURL}
 //               {type: 'run', id, text, options}   options as JSON or undefined
 //               {type: 'tool', id, name, text, options}   options as JSON or undefined
 //               {type: 'fault', id, name}
+//               {type: 'stop'}   on the page's thread only: stop the run in progress
 // Messages out: {type: 'ready', version} | {type: 'failed', message}
 //               {type: 'result', id, json} | {type: 'fault', id, error}
 //                 (a tool's answer is a result too: its json is a ToolAnswer)
@@ -45,7 +48,11 @@ export function host(post, loadGo) {
         }
         let out;
         try {
-          out = msg.type === 'tool' ? api.tool(msg.name, msg.text, msg.options) : api.run(msg.text, msg.options);
+          if (msg.type === 'tool') out = api.tool(msg.name, msg.text, msg.options);
+          // On the page's thread the run yields to the page and can be
+          // stopped (runAsync, stop: wasm/async.go).
+          else if (msg.inPage && typeof api.runAsync === 'function') out = await api.runAsync(msg.text, msg.options);
+          else out = api.run(msg.text, msg.options);
         } catch (e) {
           api = null; // a trap leaves the Go runtime in an unknown state
           post({ type: 'crashed', id: msg.id, message: e.message });
@@ -59,6 +66,10 @@ export function host(post, loadGo) {
         post({ type: 'result', id: msg.id, json: out });
         return;
       }
+      case 'stop':
+        // Not queued behind the run: it cancels the run in progress.
+        if (api && typeof api.stop === 'function') api.stop();
+        return;
       case 'fault':
         post({ type: 'fault', id: msg.id, error: api ? String(api.injectFault(msg.name)) : 'the engine is not running' });
         return;

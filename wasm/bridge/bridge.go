@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,6 +75,15 @@ func ParseOptions(data string) (file string, opts engine.Options, err error) {
 // Run runs the scenario text with the options JSON and returns the result as
 // JSON, the bytes `genplay run -o json` decodes to.
 func Run(text, options string) (out []byte) {
+	return RunYielding(context.Background(), text, options, nil)
+}
+
+// RunYielding is Run for a run on the page's own thread (the embed's
+// fallback where no Worker can start): yield is called between bits of
+// work (engine.Options.Yield), where it gives the page's event loop a turn,
+// and cancelling ctx (the page's Stop, or its deadline) stops the run at
+// the engine's next look at it. The bytes are Run's when neither happens.
+func RunYielding(ctx context.Context, text, options string, yield func()) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Internal(r)
@@ -90,6 +100,10 @@ func Run(text, options string) (out []byte) {
 		return Failure(fmt.Errorf("the scenario is %d bytes; the limit is %d", len(text), MaxInput))
 	}
 	opts.Families = Families
+	if ctx != context.Background() {
+		opts.Context = ctx
+	}
+	opts.Yield = yield
 	return encode(runEngine(file, []byte(text), opts))
 }
 

@@ -46,7 +46,8 @@ const MaxStringBytes = 3 << 20
 
 // flushUnits is the size of a call whose price is also charged to the
 // run's work budget (the Host's Meter) before it runs, rather than with the
-// rest of the expression when it ends.
+// rest of the expression when it ends, and how much an evaluation may
+// spend before what it spent is charged to the run.
 const flushUnits = 1 << 12
 
 // budgetDecorator is the decorator of env's programs: its functions'
@@ -301,8 +302,16 @@ func (e *evaluation) spend(units uint64, c *costedCall) {
 		e.refuse("")
 	}
 	e.cost += units
-	if c != nil && units >= flushUnits {
-		if err := e.meterNow("CEL " + callName(c.function)); err != nil {
+	// A large call is charged to the run before it runs; and what the
+	// evaluation spends reaches the run's budget at least every
+	// flushUnits, so that a long evaluation is stopped, and yields, where
+	// the run's budget looks at its cancellation.
+	if (c != nil && units >= flushUnits) || e.cost-e.charged >= flushUnits {
+		what := "CEL evaluation"
+		if c != nil {
+			what = "CEL " + callName(c.function)
+		}
+		if err := e.meterNow(what); err != nil {
 			e.meterErr = err
 			panic(interpreter.EvalCancelledError{Cause: interpreter.CostLimitExceeded, Message: err.Error()})
 		}

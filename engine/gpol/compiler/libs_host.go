@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"errors"
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
@@ -79,7 +80,7 @@ func (e *evaluation) generate(namespace string, list ref.Val) ref.Val {
 		}
 	}
 	if err := e.host.Generate(namespace, objects); err != nil {
-		return errorf("failed to generate resources: %v", err)
+		return hostError("failed to generate resources", err)
 	}
 	return types.True
 }
@@ -194,12 +195,24 @@ func resourceLib(namespaced bool) []cel.EnvOption {
 	return opts
 }
 
+// hostError is the CEL error of a call the Host failed, in the SDK's
+// words: an API error that is Forbidden or Unauthorized (an HTTP status of
+// 403 or 401) is "permission denied" (S:extensions/cel/libs/{generator,
+// resource}/impl.go).
+func hostError(what string, err error) ref.Val {
+	var status interface{ HTTPStatus() int }
+	if errors.As(err, &status) && (status.HTTPStatus() == 403 || status.HTTPStatus() == 401) {
+		return errorf("%s: permission denied: %v", what, err)
+	}
+	return errorf("%s: %v", what, err)
+}
+
 func str(v ref.Val) string { s, _ := v.(types.String); return string(s) }
 
 func (e *evaluation) get(apiVersion, resource, namespace, name string) ref.Val {
 	obj, err := e.host.Get(apiVersion, resource, namespace, name)
 	if err != nil {
-		return errorf("failed to get resource: %v", err)
+		return hostError("failed to get resource", err)
 	}
 	if obj == nil {
 		return types.NullValue
@@ -221,7 +234,7 @@ func (e *evaluation) list(apiVersion, resource, namespace string, labels ref.Val
 	}
 	obj, err := e.host.List(apiVersion, resource, namespace, sel)
 	if err != nil {
-		return errorf("failed to list resource: %v", err)
+		return hostError("failed to list resource", err)
 	}
 	if items, ok := obj["items"].([]any); ok && len(items) > MaxListSize {
 		return errorf("failed to list resource: %d items is more than the limit of %d", len(items), MaxListSize)
@@ -237,7 +250,7 @@ func (e *evaluation) post(apiVersion, resource, namespace string, data ref.Val) 
 	obj, _ := v.(map[string]any)
 	out, err := e.host.Post(apiVersion, resource, namespace, obj)
 	if err != nil {
-		return errorf("failed to create resource: %v", err)
+		return hostError("failed to create resource", err)
 	}
 	return e.native(out)
 }

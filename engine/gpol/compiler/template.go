@@ -124,7 +124,6 @@ type templateCompiler struct {
 	path        string
 	interpolate bool
 	lines       []string
-	failed      bool
 }
 
 // node compiles one YAML node. It returns (nil, nil) when a placeholder did
@@ -442,7 +441,7 @@ func (e *evaluation) applyTemplate(t *template) error {
 	}
 	for _, ns := range order {
 		if err := e.host.Generate(ns, groups[ns]); err != nil {
-			return fmt.Errorf("%s: failed to generate resources: %v", t.path, err)
+			return fmt.Errorf("%s: %v", t.path, hostError("failed to generate resources", err))
 		}
 	}
 	return nil

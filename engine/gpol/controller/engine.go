@@ -39,8 +39,6 @@ type evaluation struct {
 	// generated are the objects the apply core created, updated or (cache
 	// restore) found, as the API returned them.
 	generated []resource.Object
-	// apiErr is the first error of an API call made inside CEL.
-	apiErr error
 }
 
 // runEngine is the engine step (§3.3) and the interpretation of its result

@@ -166,10 +166,6 @@ func (h *harness) story(mark int) string {
 	return b.String()
 }
 
-func nsRef(name string) resource.Ref {
-	return resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: name}
-}
-
 func cmRef(ns, name string) resource.Ref {
 	return resource.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: ns, Name: name}
 }

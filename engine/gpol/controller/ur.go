@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/genplay/genplay/engine/admission"
-	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/resource"
@@ -77,15 +76,6 @@ func (f *Family) enqueueUR(ur *updateRequest) {
 	f.urSeq++
 	ur.seq, ur.f = f.urSeq, f
 	f.core.Enqueue(ur)
-}
-
-// operation is the UR's admission operation, or CREATE for the synthetic
-// request of a background UR.
-func (ur *updateRequest) operation() string {
-	if ur.admission == nil {
-		return admission.OpCreate
-	}
-	return ur.admission.Operation
 }
 
 // process is CELGenerateController.ProcessUR (§3.2). A failed context fails
@@ -167,9 +157,6 @@ func (f *Family) fetchTrigger(ur *updateRequest, rc ruleContext) (resource.Objec
 		return req.Object, nil
 	}
 }
-
-// resourceInfo is a kind as the REST mapper knows it.
-type resourceInfo = cluster.KindInfo
 
 // lowerPlural is kubectl's guess at a kind's resource name.
 func lowerPlural(kind string) string {

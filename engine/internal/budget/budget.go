@@ -28,7 +28,17 @@ type Budget struct {
 	err         error
 	done        <-chan struct{}
 	cause       func() error
+	yield       func()
 	nextPoll    int64
+}
+
+// SetYield has f called every time the budget polls its cancellation
+// (every pollEvery units): the browser's main-thread runner gives the
+// page's event loop a turn there. f must not change what the run sees.
+func (b *Budget) SetYield(f func()) {
+	if b != nil {
+		b.yield = f
+	}
 }
 
 // pollEvery is how many units may pass between two looks at done.
@@ -105,8 +115,11 @@ func (b *Budget) Charge(units int64, what string) error {
 		}
 		b.used += units
 	}
-	if b.done != nil && b.used >= b.nextPoll {
+	if (b.done != nil || b.yield != nil) && b.used >= b.nextPoll {
 		b.nextPoll = b.used + pollEvery
+		if b.yield != nil {
+			b.yield()
+		}
 		select {
 		case <-b.done:
 			where := what

@@ -160,13 +160,12 @@ func TestSyncAdoptsAnExistingObjectOnlyWithSynchronize(t *testing.T) {
 		h.mustPut(namespaceYAML("team"))
 		h.remove(nsRef("team"))
 		h.mustPut(namespaceYAML("team"))
-		m := h.mark()
 		// The same name, written by a user before the trigger updates.
 		h.edit(cmRef("team", "generated"), func(o resource.Object) {
 			o.SetLabels(nil)
 			o["data"] = map[string]any{"key": "mine"}
 		})
-		m = h.mark()
+		m := h.mark()
 		h.edit(nsRef("team"), func(o resource.Object) { o.SetLabels(map[string]string{"touch": "1"}) })
 		got := h.get(cmRef("team", "generated"))
 		if sync {
