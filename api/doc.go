@@ -11,14 +11,16 @@
 //
 // The run request's body is the scenario, a chainsaw Test as YAML text
 // (Content-Type text/yaml, application/yaml, text/plain, none, or the
-// application/x-www-form-urlencoded that curl --data-binary sends). Two query
+// application/x-www-form-urlencoded that curl --data-binary sends). Query
 // parameters adjust the run: file names the scenario in diagnostics (default
-// "scenario.yaml"), and synchronize / orphanDownstreamOnPolicyDelete
+// "scenario.yaml"), kyvernoVersion picks the Kyverno release to simulate
+// (v1.18.2, v1.19.0 or v1.19.1; default the latest; the timeline's
+// "kyverno" echoes it), and synchronize / orphanDownstreamOnPolicyDelete
 // (true or false) force those generate settings on every rule, as the
 // playground's outcome matrix does. With Content-Type application/json the
 // body is instead
 //
-//	{"scenario": "<YAML text>", "file": "scenario.yaml",
+//	{"scenario": "<YAML text>", "file": "scenario.yaml", "kyvernoVersion": "v1.19.1",
 //	 "override": {"synchronize": true, "orphanDownstreamOnPolicyDelete": false}}
 //
 // where only scenario is required. A scenario whose checks fail still

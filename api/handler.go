@@ -232,6 +232,9 @@ type runRequest struct {
 	Scenario *string          `json:"scenario"`
 	File     *string          `json:"file"`
 	Override *engine.Override `json:"override"`
+	// KyvernoVersion is the Kyverno release to simulate ("" the latest);
+	// the answer's timeline names it (its "kyverno").
+	KyvernoVersion *string `json:"kyvernoVersion"`
 }
 
 // requestError is a request the API refuses, with its status.
@@ -371,7 +374,7 @@ func (s *server) acquire(ctx context.Context) (release func(), err error) {
 // readRun reads a run request in either form.
 func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte, engine.Options, error) {
 	var opts engine.Options
-	file, override, err := queryOptions(r.URL.Query())
+	file, override, kyverno, err := queryOptions(r.URL.Query())
 	if err != nil {
 		return "", nil, opts, err
 	}
@@ -414,6 +417,11 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte
 				return "", nil, opts, err
 			}
 		}
+		if req.KyvernoVersion != nil {
+			if kyverno, err = checkKyvernoVersion("kyvernoVersion", *req.KyvernoVersion); err != nil {
+				return "", nil, opts, err
+			}
+		}
 		if req.Override != nil {
 			if override == nil {
 				override = &engine.Override{}
@@ -442,7 +450,7 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte
 		return "", nil, opts, refuse(http.StatusRequestEntityTooLarge,
 			"the scenario is %d bytes; the limit is %d", len(data), engine.MaxInputBytes)
 	}
-	opts.Override = override
+	opts.Override, opts.KyvernoVersion = override, kyverno
 	return file, data, opts, nil
 }
 
@@ -500,24 +508,26 @@ func checkKeys(body []byte) error {
 }
 
 // queryOptions reads the query parameters of a run request.
-func queryOptions(q url.Values) (string, *engine.Override, error) {
-	file := DefaultFile
-	var override *engine.Override
+func queryOptions(q url.Values) (file string, override *engine.Override, kyverno string, err error) {
+	file = DefaultFile
 	for key, values := range q {
 		if len(values) != 1 {
-			return "", nil, fmt.Errorf("query parameter %s: given %d times", key, len(values))
+			return "", nil, "", fmt.Errorf("query parameter %s: given %d times", key, len(values))
 		}
 		v := values[0]
 		switch key {
 		case "file":
-			var err error
 			if file, err = checkFile(v); err != nil {
-				return "", nil, err
+				return "", nil, "", err
+			}
+		case "kyvernoVersion":
+			if kyverno, err = checkKyvernoVersion("query parameter kyvernoVersion", v); err != nil {
+				return "", nil, "", err
 			}
 		case "synchronize", "orphanDownstreamOnPolicyDelete":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return "", nil, fmt.Errorf("query parameter %s=%q: want true or false", key, v)
+				return "", nil, "", fmt.Errorf("query parameter %s=%q: want true or false", key, v)
 			}
 			if override == nil {
 				override = &engine.Override{}
@@ -528,10 +538,20 @@ func queryOptions(q url.Values) (string, *engine.Override, error) {
 				override.OrphanDownstreamOnPolicyDelete = &b
 			}
 		default:
-			return "", nil, fmt.Errorf("unknown query parameter %s (known: file, synchronize, orphanDownstreamOnPolicyDelete)", key)
+			return "", nil, "", fmt.Errorf("unknown query parameter %s (known: file, kyvernoVersion, synchronize, orphanDownstreamOnPolicyDelete)", key)
 		}
 	}
-	return file, override, nil
+	return file, override, kyverno, nil
+}
+
+// checkKyvernoVersion reads a release to simulate: its canonical name, or
+// an error that lists the simulated releases.
+func checkKyvernoVersion(what, v string) (string, error) {
+	kyverno, err := engine.ParseKyvernoVersion(v)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	return kyverno, nil
 }
 
 // checkFile accepts a file name for diagnostics: short, printable UTF-8.
