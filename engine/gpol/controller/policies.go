@@ -94,19 +94,9 @@ func (f *Family) enqueueSync(e *entry, r syncReason) {
 // generateBatchSize is how many rule contexts one UpdateRequest holds.
 const generateBatchSize = 100
 
-// invalidateOnPolicyUpdate: when the policy controller re-syncs a
-// synchronize policy (its spec changed, or the periodic scan), Kyverno
-// v1.19.0 deletes every downstream it tracks before regenerating them
-// (kyverno#17594); v1.19.1 only invalidates its cached copies, so the
-// regeneration updates them in place, and its UpdateRequests carry
-// synchronize, so what the policy no longer renders is cleaned up.
-var invalidateOnPolicyUpdate = upstream.Register(upstream.Change{
-	ID: "kyverno#16920", Since: upstream.V1_19_1, Family: upstream.FamilyCEL,
-	Title:  "policy edits update GeneratingPolicy downstreams in place",
-	Before: "delete and recreate every synchronized downstream of a GeneratingPolicy when its spec changes and at every background scan (new UIDs)",
-	After:  "invalidate their cached copies and update them in place (same UIDs), deleting only what the policy no longer renders",
-	Files:  []string{"pkg/policy/gpol.go", "pkg/policy/updaterequest.go", "pkg/background/gpol/dynamic_watcher.go"},
-})
+// invalidateOnPolicyUpdate is gpol.ResyncInPlace (kyverno#16920), which
+// this file and the watch manager switch on.
+var invalidateOnPolicyUpdate = gpol.ResyncInPlace
 
 // syncPolicy is syncPolicy for a gpol or ngpol (§3.7).
 func (f *Family) syncPolicy(e *entry, r syncReason) {

@@ -527,16 +527,9 @@ func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo
 			"so a second deletion is not recreated): "+recreateRekeys.Says())
 }
 
-// recreateRekeys: after recreating a deleted downstream, v1.19.1 tracks it
-// under the UID the API server gave the new object; v1.19.0 kept the old
-// UID, so the recreated object's deletion went unnoticed (kyverno#17265).
-var recreateRekeys = upstream.Register(upstream.Change{
-	ID: "kyverno#17453", Since: upstream.V1_19_1, Family: upstream.FamilyCEL,
-	Title:  "a twice-deleted GeneratingPolicy downstream is recreated",
-	Before: "recreate a deleted synchronized downstream once: the cache keeps the old UID, so deleting the recreated object is not noticed (kyverno#17265)",
-	After:  "track the recreated object under its new UID and recreate it after every deletion",
-	Files:  []string{"pkg/background/gpol/dynamic_watcher.go"},
-})
+// recreateRekeys is gpol.RecreateTracked (kyverno#17453): handleDelete
+// switches on it.
+var recreateRekeys = gpol.RecreateTracked
 
 // bySource lists the objects of obj's kind in every namespace cloned from it.
 func (w *watchManager) bySource(obj resource.Object) []resource.Object {

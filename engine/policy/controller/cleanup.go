@@ -6,7 +6,6 @@ import (
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
-	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/match"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -133,18 +132,9 @@ func (c *Family) deleteTriggerDownstreams(ur *updateRequest) {
 	}
 }
 
-// cleanupClones: from v1.19.0, deleting a policy or removing a rule with
-// synchronize on and orphanDownstreamOnPolicyDelete false deletes the
-// downstreams of every pattern (cleanupPatterns: data, clone, cloneList,
-// foreach); v1.18.2's createURForDownstreamDeletion looked only at data
-// patterns, so clones outlived their policy.
-var cleanupClones = upstream.Register(upstream.Change{
-	ID: "kyverno#16329", Since: upstream.V1_19_0, Family: upstream.FamilyLegacy,
-	Title:  "deleting a policy deletes its clones too",
-	Before: "delete only the data downstreams of a deleted policy or removed rule with synchronize on: clone and cloneList copies are kept",
-	After:  "delete its clone and cloneList downstreams too, unless orphanDownstreamOnPolicyDelete is true",
-	Files:  []string{"pkg/policy/generate.go"},
-})
+// cleanupClones is policy.CleanupClones (kyverno#16329), on which
+// cleanupRule switches.
+var cleanupClones = policy.CleanupClones
 
 // dataKinds are the kinds of a rule's data patterns (its target and its
 // foreach entries with data), those v1.18.2 cleans up.
