@@ -6,6 +6,7 @@ import { h, replace, $ } from './dom.js';
 import { refString } from './objects.js';
 import { isCheck, stepFailed, failureOf, churnLine, churnOnly } from './result.js';
 import { docLink } from './reasondocs.js';
+import { changeLink } from './versions.js';
 
 /**
  * createTimeline renders the timeline, the stepper and the changes.
@@ -65,11 +66,14 @@ export function createTimeline(page) {
       h('span', { class: `badge action ${e.action}` }, e.action), ' ',
       e.object ? h('span', { class: 'ref' }, refString(e.object)) : '',
       e.policy ? h('span', { class: 'sub' }, ` (${e.policy}${e.rule ? ` / ${e.rule}` : ''})`) : '',
+      (e.versionChanges || []).length ? [' ', ...e.versionChanges.map(changeLink)] : '',
       e.reason ? h('div', { class: 'reason' }, e.reason, ' ', docLink(e)) : '');
   }
 
   function renderTimeline() {
     const steps = page.steps();
+    const kyverno = state.result?.kyverno;
+    $('#timeline-version').textContent = kyverno ? `simulating Kyverno ${kyverno}` : '';
     const list = steps.map((s, i) => {
       const failed = stepFailed(s);
       const first = i === 0 || steps[i - 1].stepName !== s.stepName;
