@@ -85,7 +85,7 @@ BUILD    := site/build
 GOSRC    := $(shell find api cmd engine internal wasm site -name '*.go' -not -name '*_test.go' -not -path '*/testdata/*' -not -path 'site/node_modules/*') \
 	$(wildcard site/examples/*.yaml site/examples/*.json) go.mod go.sum
 
-.PHONY: help test vet site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential policy-library \
+.PHONY: help test vet lint site serve size size-by-package bench bench-ratio screenshot screenshots worker fuzz load tidy-check clean differential policy-library \
 	oracle oracle-down oracle-status oracle-test oracle-record oracle-bin oracle-exports
 FUZZTIME ?= 30s
 
@@ -100,7 +100,7 @@ help: ## list the targets
 # test does: the f.Add seeds and testdata/fuzz/); random exploration is
 # `make fuzz`, never the gate.
 TESTTIMEOUT ?= 40m
-test: vet site ## everything CI runs: vet, Go tests (with the browser tests and the fuzz seeds), engine tests as wasm under Node
+test: vet lint site ## everything CI runs: vet, staticcheck and unreachable code, Go tests (with the browser tests and the fuzz seeds), engine tests as wasm under Node
 	$(GO) test -count=1 -timeout $(TESTTIMEOUT) ./...
 	cd oracle && $(GO) test -count=1 ./...
 	$(WASMTEST) $(GO) test -count=1 -timeout $(TESTTIMEOUT) ./engine/... ./wasm/... ./site/examples/
@@ -112,6 +112,11 @@ test: vet site ## everything CI runs: vet, Go tests (with the browser tests and 
 tidy-check: ## fail when go mod tidy would change go.mod or go.sum (the product's module, and the oracle's)
 	$(GO) mod tidy -diff
 	cd oracle && $(GO) mod tidy -diff
+
+# staticcheck and deadcode at fixed versions, built into site/build/tools
+# outside the product's go.mod (scripts/lint.sh says what each checks).
+lint: ## staticcheck natively and for js/wasm; fail on a function no program reaches (deadcode)
+	GO=$(GO) scripts/lint.sh
 
 vet: ## go vet natively and for js/wasm (and the oracle's module, natively)
 	$(GO) vet ./...
@@ -135,11 +140,14 @@ $(BUILD)/genplay-cel.wasm: $(GOSRC) $(BUILD)/version
 $(BUILD)/genplay: $(GOSRC)
 	$(GO) build -trimpath -o $@ ./cmd/genplay
 
-# aboutgen rewrites the file only when its content changes.
+# aboutgen and fieldrefgen rewrite their file only when its content changes.
 site/src/about.json: $(GOSRC)
 	$(GO) run ./site/aboutgen
 
-site: site/node_modules/.package-lock.json $(BUILD)/genplay.wasm $(BUILD)/genplay-cel.wasm site/src/about.json ## build the playground into site/dist (the core and the full wasm, wasm_exec.js, bundled JS and CSS); only what changed
+site/src/fieldref.json: $(GOSRC)
+	$(GO) run ./site/fieldrefgen
+
+site: site/node_modules/.package-lock.json $(BUILD)/genplay.wasm $(BUILD)/genplay-cel.wasm site/src/about.json site/src/fieldref.json ## build the playground into site/dist (the core and the full wasm, wasm_exec.js, bundled JS and CSS); only what changed
 	mkdir -p $(DIST)
 	cmp -s "$(GOROOT)/lib/wasm/wasm_exec.js" $(BUILD)/wasm_exec.js || cp "$(GOROOT)/lib/wasm/wasm_exec.js" $(BUILD)/wasm_exec.js
 	cd site && node build.mjs

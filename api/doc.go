@@ -5,22 +5,25 @@
 // so documentation sites can call the API from the browser):
 //
 //	POST /api/v1/run       run a scenario; the answer is exactly the bytes
-//	                       `genplay run -o json` prints for it
+//	                       `genplay run -o json` prints for it: the timeline,
+//	                       whose format package engine/timeline describes
 //	GET  /api/v1/examples  the playground's gallery: [{name, title, description, scenario}]
-//	GET  /healthz          {"status": "ok", "format": "genplay.timeline/v1"}
+//	GET  /healthz          {"status": "ok", "format": "genplay.timeline/v2"}
 //
 // The run request's body is the scenario, a chainsaw Test as YAML text
 // (Content-Type text/yaml, application/yaml, text/plain, none, or the
 // application/x-www-form-urlencoded that curl --data-binary sends). Query
 // parameters adjust the run: file names the scenario in diagnostics (default
-// "scenario.yaml"), kyvernoVersion picks the Kyverno release to simulate
+// "scenario.yaml"); kyvernoVersion picks the Kyverno release to simulate
 // (v1.18.2, v1.19.0 or v1.19.1; default the latest; the timeline's
-// "kyverno" echoes it), and synchronize / orphanDownstreamOnPolicyDelete
+// "kyverno" echoes it); synchronize / orphanDownstreamOnPolicyDelete
 // (true or false) force those generate settings on every rule, as the
-// playground's outcome matrix does. With Content-Type application/json the
-// body is instead
+// playground's outcome matrix does; format=v1 answers the timeline in its
+// old format, genplay.timeline/v1 (every step with the whole cluster), for
+// readers written against it (`genplay run -o json -format v1`). With
+// Content-Type application/json the body is instead
 //
-//	{"scenario": "<YAML text>", "file": "scenario.yaml", "kyvernoVersion": "v1.19.1",
+//	{"scenario": "<YAML text>", "file": "scenario.yaml", "format": "v2", "kyvernoVersion": "v1.19.1",
 //	 "override": {"synchronize": true, "orphanDownstreamOnPolicyDelete": false}}
 //
 // where only scenario is required. A scenario whose checks fail still

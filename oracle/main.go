@@ -201,10 +201,11 @@ func liveStack(cache string, instance int) (*stack, *evidence, error) {
 	return s, ev, nil
 }
 
-// testCmd runs chainsaw on folders of tests against the live stack and
-// prints chainsaw's own output. Kyverno's .chainsaw.yaml (the first found
-// in a folder or above it) is used, less what chainsaw v0.2.14 does not
-// know.
+// testCmd runs chainsaw on folders of tests against the live stack, from
+// the pristine cluster (what a recording or an earlier run left is deleted
+// first), and prints chainsaw's own output. Kyverno's .chainsaw.yaml (the
+// first found in a folder or above it) is used, less what chainsaw v0.2.14
+// does not know.
 func testCmd(ctx context.Context, cache string, instance int, args []string) error {
 	f := flag.NewFlagSet("test", flag.ContinueOnError)
 	extra := f.String("chainsaw-args", "", "more arguments for chainsaw test (space separated)")
@@ -233,7 +234,20 @@ func testCmd(ctx context.Context, cache string, instance int, args []string) err
 	if *extra != "" {
 		cargs = append(cargs, strings.Fields(*extra)...)
 	}
-	fmt.Printf("oracle: chainsaw %s against Kyverno %s on Kubernetes %s\n", ev.Chainsaw, ev.Kyverno, ev.Kubernetes)
+	// From the pristine cluster: what a recording or an earlier test left
+	// (a policy, a namespace the tests create) would act in the tests.
+	admin, err := s.admin()
+	if err != nil {
+		return err
+	}
+	base, err := s.readBaseline()
+	if err != nil {
+		return err
+	}
+	if err := reset(ctx, admin, base); err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	fmt.Printf("oracle: chainsaw %s against Kyverno %s on Kubernetes %s, from the pristine cluster\n", ev.Chainsaw, ev.Kyverno, ev.Kubernetes)
 	cmd := chainsawCmd(ctx, s, cargs...)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	return cmd.Run()

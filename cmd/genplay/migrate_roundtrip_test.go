@@ -208,7 +208,7 @@ func runRoundTrip(t *testing.T, key string, test *scenario.Test, opts engine.Opt
 		}
 	}
 	out.firstGen = "no-generation"
-	if i := c.FirstGeneration(); i >= 0 {
+	if i := firstGeneration(c); i >= 0 {
 		out.firstGen = "same"
 		for _, d := range c.Steps[i].Diffs {
 			if isDownstream(d.Legacy) || isDownstream(d.CEL) {
@@ -250,4 +250,26 @@ func genericReason(msg string) string {
 		msg = msg[:strings.Index(msg, " {{")] + msg[i:]
 	}
 	return msg
+}
+
+// firstGeneration returns the first step after which c's run as written
+// holds a downstream (an object labelled generate.kyverno.io/policy-name),
+// or -1.
+func firstGeneration(c *migrate.Comparison) int {
+	at := make(map[int]int, len(c.Steps)) // the last run step of each compared step
+	for i, s := range c.Steps {
+		at[s.Legacy[len(s.Legacy)-1].Index] = i
+	}
+	for st, cluster := range c.Legacy.Clusters() {
+		i, ok := at[st.Index]
+		if !ok {
+			continue
+		}
+		for _, o := range cluster.Objects() {
+			if _, ok := o.Labels()["generate.kyverno.io/policy-name"]; ok && migrate.Compared(o) {
+				return i
+			}
+		}
+	}
+	return -1
 }

@@ -154,12 +154,6 @@ func writeReport(w io.Writer, report *suite.Report) {
 	fmt.Fprintf(w, "%d passed, %d failed, %d skipped\n", report.Passed, report.Failed, report.Skipped)
 }
 
-// runSuite finds and runs every test under paths; chainsaw tests run with
-// the given permissions for Kyverno's background controller.
-func runSuite(paths []string, permissions engine.Permissions) (*suite.Report, error) {
-	return runSuiteWith(paths, suiteOptions{permissions: permissions})
-}
-
 // suiteOptions are genplay test's settings.
 type suiteOptions struct {
 	permissions engine.Permissions

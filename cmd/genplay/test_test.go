@@ -10,6 +10,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/suite"
 )
 
 const passingTest = `apiVersion: chainsaw.kyverno.io/v1alpha1
@@ -122,4 +125,10 @@ func TestGenplayTestUsageErrorsExitWithTwo(t *testing.T) {
 			assert.NotEmpty(t, stderr)
 		})
 	}
+}
+
+// runSuite finds and runs every test under paths; chainsaw tests run with
+// the given permissions for Kyverno's background controller.
+func runSuite(paths []string, permissions engine.Permissions) (*suite.Report, error) {
+	return runSuiteWith(paths, suiteOptions{permissions: permissions})
 }

@@ -45,15 +45,6 @@ func init() {
 	}
 }
 
-// Operators lists the operator names Evaluate accepts.
-func Operators() []string {
-	out := make([]string, 0, len(operators))
-	for _, op := range operators {
-		out = append(out, op.name)
-	}
-	return out
-}
-
 // ordering turns an operator name into a test on a comparison result.
 func ordering(name string) func(c int) bool {
 	switch name {

@@ -7,8 +7,8 @@
 // fields), so there is one source of truth; this package adds a one-line
 // doc and a documentation URL per field (docs.go). Build returns the
 // reference and JSON its bytes; the playground bundles them from the
-// checked-in site/src/fieldref.json, which a test keeps current (refresh it
-// with GENPLAY_UPDATE=1 go test ./engine/fieldref/).
+// checked-in site/src/fieldref.json, which site/fieldrefgen writes (make
+// site runs it) and a test keeps current.
 //
 // Nothing here is reachable from the wasm builds: the editor reads the JSON.
 package fieldref

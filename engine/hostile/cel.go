@@ -64,6 +64,44 @@ func Bounded() []Input {
           metadata: {name: big, namespace: default}
           data: {big: ` + big + `}
 `)})
+	// The same as a GeneratingPolicy's template (what genplay migrate makes
+	// of it): 2,000 placeholders in one block, each priced before it is
+	// spliced; finding each placeholder's line read the whole block again.
+	var tmpl strings.Builder
+	for i := range 2000 {
+		fmt.Fprintf(&tmpl, "                      k%d: (( object.data.big ))\n", i)
+	}
+	out = append(out, Input{Name: "CEL a template of 2,000 placeholders of one 1 MB value", Anywhere: true, Want: "the placeholder's value would cost more than",
+		Data: []byte(testHeader("template-refs") + `  - try:
+    - apply:
+        resource:
+          apiVersion: policies.kyverno.io/v1
+          kind: GeneratingPolicy
+          metadata: {name: fan-out}
+          spec:
+            matchConstraints:
+              resourceRules:
+              - apiGroups: [""]
+                apiVersions: [v1]
+                operations: [CREATE]
+                resources: [configmaps]
+                resourceNames: [big]
+            generate:
+            - template:
+                interpolate: cel
+                value: |
+                  apiVersion: networking.k8s.io/v1
+                  kind: NetworkPolicy
+                  metadata: {name: np, namespace: default}
+                  spec:
+` + tmpl.String() + `  - try:
+    - apply:
+        resource:
+          apiVersion: v1
+          kind: ConfigMap
+          metadata: {name: big, namespace: default}
+          data: {big: ` + big + `}
+`)})
 	// Two references: 2 MB, under the budget; the API server refuses it.
 	out = append(out, Input{Name: "JMESPath an object of two references to one 1 MB value", Anywhere: true, Want: "etcdserver: request is too large",
 		Data: []byte(testHeader("two-refs") + `  - try:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/genplay/genplay/engine/assert"
@@ -12,27 +11,9 @@ import (
 	"github.com/genplay/genplay/engine/source"
 )
 
-// TestFileNames are the file names Discover treats as chainsaw tests.
+// TestFileNames are the file names of chainsaw tests (chainsaw's default
+// testFile; a Configuration may name others).
 var TestFileNames = []string{"chainsaw-test.yaml", "chainsaw-test.yml"}
-
-// Discover returns every chainsaw test file under root, sorted.
-func Discover(fsys fs.FS, root string) ([]string, error) {
-	var out []string
-	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && contains(TestFileNames, d.Name()) {
-			out = append(out, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("discover chainsaw tests under %s: %w", root, err)
-	}
-	sort.Strings(out)
-	return out, nil
-}
 
 // Load reads the chainsaw Tests of the file at p in fsys and resolves what
 // Parse leaves open: step templates (`use:`) and `file:` references, which

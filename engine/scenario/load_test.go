@@ -105,9 +105,3 @@ func TestLoadReportsMissingFiles(t *testing.T) {
 	assert.Contains(t, diags[1].Message, "leaves the folder")
 	assert.Contains(t, diags[2].Message, "nope.yaml")
 }
-
-func TestDiscover(t *testing.T) {
-	files, err := scenario.Discover(loadFS, ".")
-	require.NoError(t, err)
-	assert.Equal(t, []string{"suite/broken/chainsaw-test.yaml", "suite/clone/chainsaw-test.yaml"}, files)
-}

@@ -50,8 +50,8 @@ func TestParseScript(t *testing.T) {
 		assert.True(t, patch.StdinFromPipe)
 	})
 	t.Run("a heredoc becomes stdin", func(t *testing.T) {
-		_, err := shell.ParseScript("kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NAMESPACE-x\nEOF\nkubectl label ns foo a=b --overwrite\n")
-		require.Error(t, err, "$NAMESPACE is not set by ParseScript")
+		_, err := shell.ParseScriptEnv("kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NAMESPACE-x\nEOF\nkubectl label ns foo a=b --overwrite\n", nil)
+		require.Error(t, err, "$NAMESPACE is not set without an environment")
 		cmds := commands(t, "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: $NAMESPACE-x\nEOF\nkubectl label ns foo a=b --overwrite\n",
 			map[string]string{"NAMESPACE": "chainsaw-1"})
 		require.Len(t, cmds, 2)
@@ -66,7 +66,7 @@ func TestParseScript(t *testing.T) {
 		assert.Equal(t, "kind: X\n", cmds[0].Stdin)
 	})
 	t.Run("set, && and || build the statement list", func(t *testing.T) {
-		list, err := shell.ParseScript("set -e\nkubectl delete ns a || true; kubectl create ns a && kubectl get ns a --as nancy")
+		list, err := shell.ParseScriptEnv("set -e\nkubectl delete ns a || true; kubectl create ns a && kubectl get ns a --as nancy", nil)
 		require.NoError(t, err)
 		require.Len(t, list, 3)
 		assert.Equal(t, "set", list[0].Pipelines[0].Builtin.Name)
@@ -80,7 +80,7 @@ func TestParseScript(t *testing.T) {
 		assert.Equal(t, 2, get.Line)
 	})
 	t.Run("if, elif, else and ! nest", func(t *testing.T) {
-		list, err := shell.ParseScript("if ! kubectl get ns a; then\n  echo absent >&2\n  exit 1\nelif kubectl get ns b\nthen exit 2\nelse true; fi\nkubectl get ns c")
+		list, err := shell.ParseScriptEnv("if ! kubectl get ns a; then\n  echo absent >&2\n  exit 1\nelif kubectl get ns b\nthen exit 2\nelse true; fi\nkubectl get ns c", nil)
 		require.NoError(t, err)
 		require.Len(t, list, 2)
 		f := list[0].Pipelines[0].If
@@ -103,7 +103,7 @@ func TestParseScript(t *testing.T) {
 		"an exit that is no code": "exit twice",
 	} {
 		t.Run(name+" is an error", func(t *testing.T) {
-			_, err := shell.ParseScript(script)
+			_, err := shell.ParseScriptEnv(script, nil)
 			var u *scenario.UnsupportedError
 			require.Error(t, err)
 			assert.False(t, errors.As(err, &u), "a syntax error, not something genplay cannot run: %v", err)
@@ -130,7 +130,7 @@ func TestParseScript(t *testing.T) {
 	}
 	for _, tt := range unsupported {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := shell.ParseScript(tt.script)
+			_, err := shell.ParseScriptEnv(tt.script, nil)
 			var u *scenario.UnsupportedError
 			require.True(t, errors.As(err, &u), "got %v", err)
 			assert.Contains(t, u.Reason, tt.reason)
@@ -179,14 +179,14 @@ func TestDeepNestingIsAnError(t *testing.T) {
 		strings.Repeat("while true; do ", 100000) + "true" + strings.Repeat("; done", 100000),
 		"echo " + strings.Repeat("$(echo ", 100000) + "x" + strings.Repeat(")", 100000),
 	} {
-		_, err := shell.ParseScript(script)
+		_, err := shell.ParseScriptEnv(script, nil)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "nested more than")
 	}
 }
 
 func TestParseScriptVariablesAndLoops(t *testing.T) {
-	list, err := shell.ParseScript("set -e\nuid=\"$(kubectl get cm a -o jsonpath='{.metadata.uid}')\"\nfor i in $(seq 1 3) x; do\n  kubectl get cm \"a-$i\" -n $ns || break\ndone\nns=default")
+	list, err := shell.ParseScriptEnv("set -e\nuid=\"$(kubectl get cm a -o jsonpath='{.metadata.uid}')\"\nfor i in $(seq 1 3) x; do\n  kubectl get cm \"a-$i\" -n $ns || break\ndone\nns=default", nil)
 	require.NoError(t, err, "ns is set by the script (later, which sh allows)")
 	require.Len(t, list, 4)
 	a := list[1].Pipelines[0].Assign
@@ -205,7 +205,7 @@ func TestParseScriptVariablesAndLoops(t *testing.T) {
 	assert.Equal(t, 4, d.Line)
 	require.NotNil(t, d.Provisional)
 	assert.Equal(t, []string{"cm", "a-x"}, d.Provisional.Targets, "checked before running with x for each variable")
-	pl, err := d.Resolve([][]string{{"kubectl", "get", "cm", "a-1", "-n", "default"}})
+	pl, err := d.Resolve([][]string{{"kubectl", "get", "cm", "a-1", "-n", "default"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "default", pl.Kubectl.Namespace)
 	assert.Equal(t, "break", f.Body[0].Pipelines[1].Builtin.Name)
@@ -214,9 +214,35 @@ func TestParseScriptVariablesAndLoops(t *testing.T) {
 
 func TestSetTakesCombinedOptions(t *testing.T) {
 	for _, script := range []string{"set -euo pipefail\ntrue", "set -e -o pipefail\ntrue", "set -x\ntrue"} {
-		_, err := shell.ParseScript(script)
+		_, err := shell.ParseScriptEnv(script, nil)
 		assert.NoError(t, err, script)
 	}
-	_, err := shell.ParseScript("set -o posix\ntrue")
+	_, err := shell.ParseScriptEnv("set -o posix\ntrue", nil)
 	assert.Error(t, err)
+}
+
+func TestHeredocsAndRedirectTargetsWithTheScriptsVariablesExpandWhenTheyRun(t *testing.T) {
+	list, err := shell.ParseScriptEnv("U=alice\ncat <<EOF | kubectl apply -f -\nname: $U\nrequest: $(cat $U.csr | base64)\nkept: \\$U\nEOF\nkubectl get csr $U -o yaml > $U.yaml\n", nil)
+	require.NoError(t, err)
+	require.Len(t, list, 3)
+	d := list[1].Pipelines[0].Deferred
+	require.NotNil(t, d, "a heredoc with the script's variables is known only when it runs")
+	require.NotNil(t, d.Provisional)
+	assert.Equal(t, "name: x\nrequest: x\nkept: $U\n", d.Provisional.Stdin, "checked with x for each part; \\$ stays literal")
+	texts := d.Texts()
+	require.Len(t, texts, 1)
+	require.Len(t, list.Commands(), 2, "the heredoc's substitution holds no kubectl; the second line's is checked with x")
+	pl, err := d.Resolve([][]string{{"cat"}, {"kubectl", "apply", "-f", "-"}}, []string{"name: alice\n"})
+	require.NoError(t, err)
+	require.NotNil(t, pl.Kubectl)
+	assert.Equal(t, "name: alice\n", pl.Kubectl.Stdin)
+
+	r := list[2].Pipelines[0].Deferred
+	require.NotNil(t, r, "a redirection to $U.yaml is known only when it runs")
+	require.Len(t, r.Texts(), 1)
+	pl, err = r.Resolve([][]string{{"kubectl", "get", "csr", "alice", "-o", "yaml"}}, []string{"alice.yaml"})
+	require.NoError(t, err)
+	assert.Equal(t, "alice.yaml", pl.Kubectl.Out)
+	_, err = r.Resolve([][]string{{"kubectl", "get", "csr", "alice", "-o", "yaml"}}, []string{""})
+	assert.ErrorContains(t, err, "ambiguous redirect")
 }

@@ -63,12 +63,6 @@ func (e *fastEmitter) full() bool {
 	return e.over
 }
 
-// appendFast appends the YAML of v and reports whether it could.
-func appendFast(buf []byte, v any) ([]byte, bool) {
-	out, ok, _ := appendFastLimit(buf, v, 0)
-	return out, ok
-}
-
 // appendFastLimit is appendFast that stops once buf holds more than limit
 // bytes (0: no limit), reporting over.
 func appendFastLimit(buf []byte, v any, limit int) (out []byte, ok, over bool) {

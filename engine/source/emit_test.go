@@ -288,3 +288,13 @@ func TestMarshalIsBoundedAsItIsBuilt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "a: b\n", string(out))
 }
+
+// appendFast appends the YAML of v and reports whether it could.
+func appendFast(buf []byte, v any) ([]byte, bool) {
+	out, ok, _ := appendFastLimit(buf, v, 0)
+	return out, ok
+}
+
+// marshalYAMLv3 renders v through yaml.v3's encoder: the reference the fast
+// emitter (emit.go) matches, and its fallback for values it leaves alone.
+func marshalYAMLv3(v any) ([]byte, error) { return marshalYAMLv3Limit(v, 0) }

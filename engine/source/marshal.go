@@ -48,10 +48,6 @@ func MarshalLimit(v any, limit int) ([]byte, error) {
 	return marshalYAMLv3Limit(v, limit)
 }
 
-// marshalYAMLv3 renders v through yaml.v3's encoder: the reference the fast
-// emitter (emit.go) matches, and its fallback for values it leaves alone.
-func marshalYAMLv3(v any) ([]byte, error) { return marshalYAMLv3Limit(v, 0) }
-
 func marshalYAMLv3Limit(v any, limit int) ([]byte, error) {
 	n, err := toNode(v, 0)
 	if err != nil {

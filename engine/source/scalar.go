@@ -3,6 +3,7 @@ package source
 import (
 	"bytes"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -21,6 +22,27 @@ type Scalar struct {
 	style     yaml.Style
 	line, col int // where the node starts: the first character, the opening quote or the block indicator
 	parentCol int // column of the key (or sequence entry) holding the value; 0 when unknown
+
+	// The characters of the text, read once, and where the last PosAtOffset
+	// left the alignment, so that positions asked for in increasing order
+	// (a template's placeholders, one after the other) cost one pass over
+	// the value in all, not one each: 2,000 placeholders in one 60 KB
+	// template took seconds.
+	mu    sync.Mutex
+	toks  []token
+	read  bool
+	align alignment
+}
+
+// alignment is the state of the walk that matches a value's runes with the
+// tokens of its text: n runes matched (ending at byte b of the value), the
+// next token i, the position of the last match; stuck when rune n matched no
+// token (every later offset maps to last).
+type alignment struct {
+	i, n, b int
+	last    Pos
+	stuck   bool
+	valid   bool
 }
 
 // Scalar returns the scalar at path (keys and indexes, as for Pos), or nil
@@ -86,19 +108,28 @@ func (s *Scalar) PosAtOffset(offset int) Pos {
 		}
 		return start
 	}
-	toks := s.tokens()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.read {
+		s.toks, s.read = s.tokens(), true
+	}
+	toks := s.toks
 	if len(toks) == 0 {
 		return start
 	}
 	// Align the value with the tokens: each value rune is the next token
 	// equal to it, after skipping what the style lets the text leave out
-	// (indentation, folded line breaks, quotes doubled as escapes).
-	last := Pos{File: s.file, Line: toks[0].line, Col: toks[0].col}
-	i, n := 0, 0
-	for _, v := range s.value {
+	// (indentation, folded line breaks, quotes doubled as escapes). The
+	// walk goes on from where the last call left it when it can.
+	a := alignment{last: Pos{File: s.file, Line: toks[0].line, Col: toks[0].col}, valid: true}
+	if s.align.valid && offset >= s.align.n {
+		a = s.align
+	}
+	for !a.stuck && a.b < len(s.value) {
+		v, size := utf8.DecodeRuneInString(s.value[a.b:])
 		matched := false
-		for i < len(toks) {
-			t := toks[i]
+		for a.i < len(toks) {
+			t := toks[a.i]
 			if t.r == v || (v == ' ' || keptBreak(v)) && t.r == '\n' && !t.escaped {
 				matched = true
 				break
@@ -106,19 +137,27 @@ func (s *Scalar) PosAtOffset(offset int) Pos {
 			if !s.skippable(t) {
 				break
 			}
-			i++
+			a.i++
 		}
 		if !matched {
-			return last
+			a.stuck = true
+			break
 		}
-		last = Pos{File: s.file, Line: toks[i].line, Col: toks[i].col}
-		if n == offset {
-			return last
+		a.last = Pos{File: s.file, Line: toks[a.i].line, Col: toks[a.i].col}
+		a.i++
+		a.n++
+		a.b += size
+		if a.n-1 == offset {
+			s.align = a
+			return a.last
 		}
-		i++
-		n++
+	}
+	s.align = a
+	if a.stuck {
+		return a.last
 	}
 	// Past the end: just after the last character.
+	last := a.last
 	last.Col++
 	return last
 }

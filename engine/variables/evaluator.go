@@ -141,12 +141,6 @@ type NotFoundError struct {
 
 func (e *NotFoundError) Error() string { return fmt.Sprintf("Unknown key %q in path", e.Key) }
 
-// IsNotFound reports whether err comes from a missing key.
-func IsNotFound(err error) bool {
-	var nf *NotFoundError
-	return errors.As(err, &nf)
-}
-
 // Search evaluates a JMESPath expression against data. data may hold
 // resource.Object, map[string]string and []string values; they are read as
 // JSON. The result is JSON-shaped (numbers are float64).

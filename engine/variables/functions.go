@@ -50,18 +50,6 @@ var Unsupported = map[string]string{
 	"is_external_url": "genplay has no network",
 }
 
-// Functions lists the names of the custom functions the Evaluator adds to
-// JMESPath's built-in ones (and the built-ins it replaces with bounded
-// versions: join, to_string, sum).
-func Functions() []string {
-	names := make([]string, 0, 64)
-	for _, f := range (&boundCaller{}).functions() {
-		names = append(names, f.Name)
-	}
-	sort.Strings(names)
-	return names
-}
-
 // evalFn is a function that reads the Evaluator it runs for (its Options or
 // its random() counter); boundCaller.bind turns it into a handler.
 type evalFn func(e *Evaluator, arguments []any) (any, error)

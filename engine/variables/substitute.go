@@ -3,11 +3,12 @@ package variables
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/genplay/genplay/engine/internal/budget"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/genplay/genplay/engine/internal/budget"
 )
 
 // identifier is a path element {{@}} can spell with a dot.
@@ -33,17 +34,6 @@ func (e *Error) Unwrap() error { return e.Err }
 func HasVariables(s string) bool {
 	_, _, ok := nextVariable(s, 0)
 	return ok
-}
-
-// Variables returns the expressions of the {{ }} variables in s, trimmed and
-// without the braces or the shallow-substitution dash, in order.
-func Variables(s string) []string {
-	var out []string
-	for start, end, ok := nextVariable(s, 0); ok; start, end, ok = nextVariable(s, end) {
-		v, _ := trimBraces(s[start:end])
-		out = append(out, v)
-	}
-	return out
 }
 
 // SubstituteString substitutes the variables of one string. A string that is

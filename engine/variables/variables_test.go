@@ -1,7 +1,9 @@
 package variables
 
 import (
+	"errors"
 	"runtime"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -291,4 +293,33 @@ func TestParsedExpressionsAreSharedByEvaluators(t *testing.T) {
 		"request": map[string]any{"object": map[string]any{"metadata": map[string]any{"name": "web"}}}})
 	require.NoError(t, err)
 	assert.Equal(t, "web", got)
+}
+
+// Functions lists the names of the custom functions the Evaluator adds to
+// JMESPath's built-in ones (and the built-ins it replaces with bounded
+// versions: join, to_string, sum).
+func Functions() []string {
+	names := make([]string, 0, 64)
+	for _, f := range (&boundCaller{}).functions() {
+		names = append(names, f.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Variables returns the expressions of the {{ }} variables in s, trimmed and
+// without the braces or the shallow-substitution dash, in order.
+func Variables(s string) []string {
+	var out []string
+	for start, end, ok := nextVariable(s, 0); ok; start, end, ok = nextVariable(s, end) {
+		v, _ := trimBraces(s[start:end])
+		out = append(out, v)
+	}
+	return out
+}
+
+// IsNotFound reports whether err comes from a missing key.
+func IsNotFound(err error) bool {
+	var nf *NotFoundError
+	return errors.As(err, &nf)
 }

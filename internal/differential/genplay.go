@@ -63,7 +63,7 @@ func RunGenplayAt(c Case, kyverno string) Result {
 		return r
 	}
 	names, _ := c.policyNames()
-	cluster := res.Steps[len(res.Steps)-1].Cluster
+	cluster := res.Final().Objects()
 	byUID := map[string]resource.Object{}
 	for _, o := range cluster {
 		byUID[o.UID()] = o

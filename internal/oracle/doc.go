@@ -12,11 +12,12 @@
 // new UID, updated, deleted). Each scenario runs more than once; one whose
 // runs disagree is marked flaky and not compared.
 //
-// Compare runs genplay on the recorded scenario and compares step by step:
-// which objects exist, their fates (a new UID is a recreation), their
-// labels and annotations exactly, their other fields as genplay wrote them.
-// A difference is either one of KnownDifferences (each named in
-// engine/doc.go with its reason) or a defect.
+// The comparison is test code (comparison_test.go, known_test.go; no
+// program reaches it): Compare runs genplay on the recorded scenario and
+// compares step by step: which objects exist, their fates (a new UID is a
+// recreation), their labels and annotations exactly, their other fields as
+// genplay wrote them. A difference is either one of KnownDifferences (each
+// named in engine/doc.go with its reason) or a defect.
 //
 // This package imports the engine and nothing of Kubernetes; the harness
 // that talks to the live cluster is its own module (oracle/), outside the

@@ -4,9 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -131,31 +128,6 @@ const (
 	Recreated = "recreated" // gone and back under a new UID
 	Updated   = "updated"   // its view changed
 )
-
-// Load reads every recording of a version's folder, sorted by name.
-func Load(dir string) ([]*Recording, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return nil, err
-	}
-	sort.Strings(files)
-	var out []*Recording
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		var r Recording
-		if err := json.Unmarshal(b, &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		if r.Format != Format {
-			return nil, fmt.Errorf("%s: format %d, want %d", f, r.Format, Format)
-		}
-		out = append(out, &r)
-	}
-	return out, nil
-}
 
 // Digest is the hash of a view's canonical JSON.
 func Digest(v any) string {

@@ -67,13 +67,6 @@ func Key(o map[string]any) string {
 	return keyOf(apiVersion, kind, ns, name)
 }
 
-// UID is an object's metadata.uid.
-func UID(o map[string]any) string {
-	m, _ := o["metadata"].(map[string]any)
-	s, _ := m["uid"].(string)
-	return s
-}
-
 // droppedAnnotations are written by clients, not by Kyverno.
 var droppedAnnotations = map[string]bool{"kubectl.kubernetes.io/last-applied-configuration": true}
 

@@ -20,6 +20,8 @@ import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
+import { withClusters } from './reader.js';
+import { withDiffs } from './diff.js';
 import { createTimeline } from './timeline.js';
 import { createClusterView } from './cluster.js';
 import { createMatrix } from './matrix.js';
@@ -72,7 +74,7 @@ function setStatus(text, kind = '') {
 // the full build first (genplay.js): the page says so while it downloads.
 // Every run simulates the release the picker names.
 async function engineRun(text, options) {
-  return await genplay.run(text, { ...options, kyvernoVersion: state.kyverno });
+  return withDiffs(withClusters(await genplay.run(text, { ...options, kyvernoVersion: state.kyverno })));
 }
 globalThis.addEventListener('genplay:cel-loading', () => {
   document.body.dataset.celEngine = 'loading';
@@ -113,6 +115,8 @@ const page = {
   ready: () => engineReady,
   text: () => getText(editor),
   engineRun,
+  // compareVersions answers the scenario under every release (genplay.versions/v1).
+  compareVersions: (text) => genplay.run(text, { compareVersions: true }),
   setStatus,
   run: (reason) => run(reason),
   act: (name, operation) => act(name, operation),

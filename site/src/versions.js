@@ -22,7 +22,7 @@ export function changeLink(id) {
 
 /**
  * createVersions wires the picker and the comparison.
- * page: {state, ready(), text(), engineRun(text, options), run(reason), setStatus, saveView(), hideShare()}
+ * page: {state, ready(), text(), compareVersions(text), run(reason), setStatus, saveView(), hideShare()}
  */
 export function createVersions(page) {
   const { state } = page;
@@ -47,7 +47,7 @@ export function createVersions(page) {
     $('#versions-pane').hidden = false;
     document.body.dataset.versions = 'running';
     const mine = ++seq;
-    const c = await page.engineRun(page.text(), { compareVersions: true });
+    const c = await page.compareVersions(page.text());
     if (mine !== seq) return;
     if (c.format !== 'genplay.versions/v1') {
       // The input cannot run (the answer is a timeline with its errors).

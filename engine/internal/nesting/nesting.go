@@ -46,12 +46,6 @@ func Measure(expr string) (depth, operators int) {
 	return depth, operators
 }
 
-// Depth returns the deepest nesting of (), [] and {} in expr.
-func Depth(expr string) int {
-	d, _ := Measure(expr)
-	return d
-}
-
 // Check returns an error when expr nests deeper than Max or holds more
 // than MaxOperators operators.
 func Check(expr string) error {

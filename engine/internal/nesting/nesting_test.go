@@ -24,7 +24,8 @@ func TestDepthCountsBracketsOutsideLiterals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Depth(tt.expr))
+			depth, _ := Measure(tt.expr)
+			assert.Equal(t, tt.want, depth)
 		})
 	}
 }

@@ -62,22 +62,6 @@ func putPolicyLabels(pol ruleRef, put func(k, v string)) {
 	put(generate.LabelRuleName, pol.rule)
 }
 
-// triggerLabels are the labels that tie a downstream to its trigger.
-func triggerLabels(t trigger) map[string]string {
-	l := make(map[string]string, 5)
-	putTriggerLabels(t, func(k, v string) { l[k] = v })
-	return l
-}
-
-// putTriggerLabels hands each of triggerLabels(t) to put, without a map.
-func putTriggerLabels(t trigger, put func(k, v string)) {
-	put(generate.LabelTriggerGroup, t.GVK.Group)
-	put(generate.LabelTriggerVersion, t.GVK.Version)
-	put(generate.LabelTriggerKind, t.GVK.Kind)
-	put(generate.LabelTriggerNS, t.Namespace)
-	put(generate.LabelTriggerUID, t.UID)
-}
-
 // manageLabels stamps a desired downstream with Kyverno's labels
 // (ManageLabels): managed-by is always overwritten (1.14+).
 //
@@ -91,9 +75,10 @@ func putTriggerLabels(t trigger, put func(k, v string)) {
 // It builds the new labels map in place of obj.Labels() + SetLabels (same
 // result: a fresh map), with one map instead of four: this runs for every
 // generated object. The labels are written one by one rather than through
-// putPolicyLabels and putTriggerLabels: a constant goes into the map
-// without being boxed (managed-by), and no function value is called per
-// label. TestManageLabelsWritesPolicyAndTriggerLabels keeps the two in step.
+// putPolicyLabels: a constant goes into the map without being boxed
+// (managed-by), and no function value is called per label.
+// TestManageLabelsWritesPolicyAndTriggerLabels keeps them in step with
+// policyLabels and the trigger's labels.
 func manageLabels(obj resource.Object, pol ruleRef, t trigger) (dropped string) {
 	md := obj.Metadata()
 	old, _ := md["labels"].(map[string]any)

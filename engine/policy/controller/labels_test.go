@@ -63,3 +63,14 @@ func TestManageLabelsWritesPolicyAndTriggerLabels(t *testing.T) {
 		}
 	}
 }
+
+// triggerLabels are the labels that tie a downstream to its trigger.
+func triggerLabels(t trigger) map[string]string {
+	return map[string]string{
+		generate.LabelTriggerGroup:   t.GVK.Group,
+		generate.LabelTriggerVersion: t.GVK.Version,
+		generate.LabelTriggerKind:    t.GVK.Kind,
+		generate.LabelTriggerNS:      t.Namespace,
+		generate.LabelTriggerUID:     t.UID,
+	}
+}

@@ -1,7 +1,10 @@
 package oracle
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -128,7 +131,7 @@ func baseline() map[string]bool {
 	run := engine.Run("baseline.yaml", []byte("apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: baseline\nspec:\n  steps:\n  - try:\n    - sleep:\n        duration: 1ms\n"), engine.Options{})
 	out := map[string]bool{}
 	if len(run.Steps) > 0 {
-		for _, o := range run.Steps[len(run.Steps)-1].Cluster {
+		for _, o := range run.Final().Objects() {
 			out[Key(o)] = true
 		}
 	}
@@ -140,10 +143,16 @@ func baseline() map[string]bool {
 // objects. A step that left no timeline step (only waits) has the
 // cluster of the step before.
 func genplaySteps(rec *Recording, run *timeline.Result, base map[string]bool) [][]Object {
+	// Every object the run held: at the start, or as a change made it.
 	uids := map[string]string{}
+	for _, o := range run.Initial {
+		uids[o.UID()] = Key(o)
+	}
 	for _, st := range run.Steps {
-		for _, o := range st.Cluster {
-			uids[o.UID()] = Key(o)
+		for _, ch := range st.Changes {
+			if ch.After != nil {
+				uids[ch.After.UID()] = Key(ch.After)
+			}
 		}
 	}
 	last := map[int]int{} // chainsaw step -> index of its last timeline step
@@ -156,11 +165,21 @@ func genplaySteps(rec *Recording, run *timeline.Result, base map[string]bool) []
 		last[n-1] = i
 		maxStep = max(maxStep, n-1)
 	}
+	after := map[int][]Object{} // the cluster after each chainsaw step's last timeline step
+	wanted := map[int]bool{}
+	for _, i := range last {
+		wanted[i] = true
+	}
+	for st, cluster := range run.Clusters() {
+		if wanted[st.Index] {
+			after[st.Index] = objects(cluster.Objects(), base, uids)
+		}
+	}
 	var out [][]Object
 	var prev []Object
 	for s := 0; s <= maxStep; s++ {
 		if i, ok := last[s]; ok {
-			prev = objects(run.Steps[i].Cluster, base, uids)
+			prev = after[i]
 		}
 		out = append(out, prev)
 	}
@@ -338,5 +357,37 @@ func short(v any) string {
 	if len(s) > 120 {
 		s = s[:117] + "..."
 	}
+	return s
+}
+
+// Load reads every recording of a version's folder, sorted by name.
+func Load(dir string) ([]*Recording, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(files)
+	var out []*Recording
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		var r Recording
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		if r.Format != Format {
+			return nil, fmt.Errorf("%s: format %d, want %d", f, r.Format, Format)
+		}
+		out = append(out, &r)
+	}
+	return out, nil
+}
+
+// UID is an object's metadata.uid.
+func UID(o map[string]any) string {
+	m, _ := o["metadata"].(map[string]any)
+	s, _ := m["uid"].(string)
 	return s
 }

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The static checks `make test` runs (`make lint`):
+#
+#   - staticcheck (honnef.co/go/tools) over the module natively, and for
+#     js/wasm with and without the cel tag (the browser's core and full
+#     builds, the worker). The oracle's module (a harness, not the product)
+#     is vetted, not held to staticcheck.
+#   - unreachable code (golang.org/x/tools/cmd/deadcode): a function of the
+#     module that no program reaches, neither a native one (cmd/..., the
+#     generators under site/, the oracle's module) nor the full js/wasm
+#     build (wasm/ and cmd/worker/ with -tags cel). deadcode answers for one
+#     build configuration, so it runs once per configuration and a function
+#     is dead when every run says so. Test helpers are left out: packages
+#     no program imports (internal/testenv, engine/hostile,
+#     internal/junitxml) and packages that import testing
+#     (internal/oracle/corpus); staticcheck's unused check covers them.
+#
+# Both tools are built at a fixed version into TOOLS (default
+# site/build/tools, gitignored) with `go install module@version`: they stay
+# outside the product's go.mod, and a second run reuses the binaries.
+#
+#   scripts/lint.sh              # both checks
+#   scripts/lint.sh staticcheck  # one of them
+#   scripts/lint.sh deadcode
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C # sort and join agree on the order
+GO=${GO:-go}
+STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
+DEADCODE_VERSION=${DEADCODE_VERSION:-v0.52.0}
+TOOLS=${TOOLS:-$PWD/site/build/tools}
+checks=("$@")
+[ ${#checks[@]} -gt 0 ] || checks=(staticcheck deadcode)
+
+# tool NAME MODULE/CMD VERSION: the binary, built once per version.
+tool() {
+	local bin="$TOOLS/$1-$3"
+	if [ ! -x "$bin" ]; then
+		mkdir -p "$TOOLS/$1.tmp"
+		GOBIN="$TOOLS/$1.tmp" GOOS= GOARCH= GOFLAGS= "$GO" install "$2@$3" >&2
+		mv "$TOOLS/$1.tmp/$1" "$bin" && rmdir "$TOOLS/$1.tmp"
+	fi
+	echo "$bin"
+}
+
+staticcheck() {
+	local sc
+	sc=$(tool staticcheck honnef.co/go/tools/cmd/staticcheck "$STATICCHECK_VERSION")
+	echo "staticcheck $STATICCHECK_VERSION: native, js/wasm, js/wasm -tags cel"
+	"$sc" ./...
+	GOOS=js GOARCH=wasm "$sc" ./...
+	GOOS=js GOARCH=wasm "$sc" -tags cel ./...
+}
+
+deadcode() {
+	local dc
+	dc=$(tool deadcode golang.org/x/tools/cmd/deadcode "$DEADCODE_VERSION")
+	echo "deadcode $DEADCODE_VERSION: functions no program reaches (native, the oracle's module, js/wasm -tags cel)"
+	local module
+	module=$("$GO" list -m)
+	# One line a dead function: package.Func file:line:col (paths from the
+	# module's root).
+	local f='{{range .Funcs}}{{$.Path}}.{{.Name}} {{.Position}}{{"\n"}}{{end}}'
+	"$dc" -f "$f" ./... | sort >"$tmp/native"
+	GOOS=js GOARCH=wasm "$dc" -tags cel -f "$f" ./... | sort >"$tmp/js"
+	(cd oracle && "$dc" -filter "^$module(/|\$)" -f "$f" ./...) | sort >"$tmp/oracle"
+	# The packages some program imports, test helpers aside.
+	local mains='{{if eq .Name "main"}}{{.ImportPath}}{{end}}'
+	local deps='{{if not .Standard}}{{.ImportPath}}{{end}}'
+	{
+		"$GO" list -deps -f "$deps" $("$GO" list -f "$mains" ./...)
+		GOOS=js GOARCH=wasm "$GO" list -tags cel -deps -f "$deps" $(GOOS=js GOARCH=wasm "$GO" list -tags cel -f "$mains" ./...)
+		(cd oracle && "$GO" list -deps -f "$deps" $("$GO" list -f "$mains" ./...))
+	} | sort -u >"$tmp/imported"
+	"$GO" list -f '{{range .Imports}}{{if eq . "testing"}}{{$.ImportPath}}{{"\n"}}{{end}}{{end}}' ./... | sort -u >"$tmp/helpers"
+	comm -23 "$tmp/imported" "$tmp/helpers" >"$tmp/programs"
+	# Dead in every configuration, in a package a program imports.
+	join <(cut -d' ' -f1 "$tmp/js") <(cut -d' ' -f1 "$tmp/oracle") >"$tmp/both"
+	join "$tmp/both" "$tmp/native" | awk 'NR==FNR { prog[$1] = 1; next }
+		{ pkg = $1; sub(/\.[^.\/]*(\.[^.\/]*)?$/, "", pkg) } prog[pkg] { print $2 ": unreachable func: " $1; n++ }
+		END { exit n > 0 }' "$tmp/programs" - || {
+		echo "deadcode: the functions above are reached by no program: delete them, or move what only tests use into a _test.go file" >&2
+		return 1
+	}
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for c in "${checks[@]}"; do
+	case "$c" in
+	staticcheck | deadcode) "$c" ;;
+	*)
+		echo "lint.sh: unknown check $c (staticcheck, deadcode)" >&2
+		exit 2
+		;;
+	esac
+done
