@@ -20,8 +20,7 @@ import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
-import { withClusters } from './reader.js';
-import { withDiffs } from './diff.js';
+import { readerOf } from './reader.js';
 import { createTimeline } from './timeline.js';
 import { createClusterView } from './cluster.js';
 import { createMatrix } from './matrix.js';
@@ -49,6 +48,7 @@ const state = {
   hideChurn: false, // hide metadata churn in diffs
   ranText: null, // the text the shown result ran from
   kyverno: latestKyverno, // the Kyverno release simulated (the picker)
+  quietOpen: false, // the cluster view shows the namespaces nothing happened in
 };
 
 let engineReady = false;
@@ -74,7 +74,7 @@ function setStatus(text, kind = '') {
 // the full build first (genplay.js): the page says so while it downloads.
 // Every run simulates the release the picker names.
 async function engineRun(text, options) {
-  return withDiffs(withClusters(await genplay.run(text, { ...options, kyvernoVersion: state.kyverno })));
+  return genplay.run(text, { ...options, kyvernoVersion: state.kyverno });
 }
 globalThis.addEventListener('genplay:cel-loading', () => {
   document.body.dataset.celEngine = 'loading';
@@ -111,6 +111,10 @@ const page = {
   editor,
   steps,
   currentStep: () => steps()[state.step],
+  // reader reads the shown result (reader.js); cluster is every object
+  // after the selected step.
+  reader: () => readerOf(state.result),
+  cluster: () => readerOf(state.result).cluster(state.step),
   isLastStep: () => state.step === steps().length - 1,
   ready: () => engineReady,
   text: () => getText(editor),
