@@ -20,8 +20,7 @@ import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
-import { withClusters } from './reader.js';
-import { withDiffs } from './diff.js';
+import { readerOf } from './reader.js';
 import { createTimeline } from './timeline.js';
 import { createClusterView } from './cluster.js';
 import { createMatrix } from './matrix.js';
@@ -47,6 +46,7 @@ const state = {
   undo: [], // texts before each action, for Undo
   hideChurn: false, // hide metadata churn in diffs
   ranText: null, // the text the shown result ran from
+  quietOpen: false, // the cluster view shows the namespaces nothing happened in
 };
 
 let engineReady = false;
@@ -71,7 +71,7 @@ function setStatus(text, kind = '') {
 // return the result or a promise of it. A scenario with a CEL policy loads
 // the full build first (genplay.js): the page says so while it downloads.
 async function engineRun(text, options) {
-  return withDiffs(withClusters(await genplay.run(text, options)));
+  return genplay.run(text, options);
 }
 globalThis.addEventListener('genplay:cel-loading', () => {
   document.body.dataset.celEngine = 'loading';
@@ -108,6 +108,10 @@ const page = {
   editor,
   steps,
   currentStep: () => steps()[state.step],
+  // reader reads the shown result (reader.js); cluster is every object
+  // after the selected step.
+  reader: () => readerOf(state.result),
+  cluster: () => readerOf(state.result).cluster(state.step),
   isLastStep: () => state.step === steps().length - 1,
   ready: () => engineReady,
   text: () => getText(editor),

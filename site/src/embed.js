@@ -24,7 +24,7 @@ import { encode, MAX_TEXT } from './share.js';
 import { LABEL, refString, keyOf, isPolicy, isCELPolicy, isNamespace, labelsOf } from './objects.js';
 import { errorsIn } from './result.js';
 import css from './embed.css';
-import { withClusters } from './reader.js';
+import { readerOf } from './reader.js';
 
 const SCRIPT_TYPE = 'text/x-genplay-scenario';
 const COMPARABLE = new Set(['synchronize', 'orphanDownstreamOnPolicyDelete']);
@@ -60,8 +60,9 @@ function groupSteps(steps) {
 
 // settingIn reads a generate setting as the scenario's policy first has it.
 function settingIn(result, field) {
-  for (const s of result.steps || []) {
-    for (const o of s.cluster || []) {
+  const reader = readerOf(result);
+  for (let i = 0; i < reader.steps.length; i++) {
+    for (const o of reader.cluster(i)) {
       // A GeneratingPolicy's spec.evaluation.<field>.enabled.
       if (isCELPolicy(o)) return !!o.spec?.evaluation?.[field]?.enabled;
       if (!isPolicy(o)) continue;
@@ -170,7 +171,7 @@ class Player {
       this.el.stop.hidden = false;
       this.host.dataset.genplay = 'running';
     }, 500);
-    const result = withClusters(await genplay.run(this.text, options));
+    const result = await genplay.run(this.text, options);
     clearTimeout(slow);
     this.el.stop.hidden = true;
     if (genplay.crashed && !this.retried) {
@@ -190,6 +191,7 @@ class Player {
       return;
     }
     this.groups = groupSteps(result.steps);
+    this.reader = readerOf(result);
     if (this.compare && this.override === null) {
       this.override = settingIn(result, this.compare);
       this.renderCompare();
@@ -247,7 +249,7 @@ class Player {
     }
     e.clusterTitle.textContent = `Cluster after step ${this.pos}`;
     const last = group.ops[group.ops.length - 1];
-    const cluster = last.cluster || [];
+    const cluster = this.reader.cluster(last.index);
     const changed = new Map();
     for (const op of group.ops) for (const c of op.changes || []) changed.set(refString(c.object), c.change);
     const used = new Set(cluster.map((o) => o.metadata?.namespace).filter(Boolean));
