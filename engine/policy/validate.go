@@ -16,6 +16,7 @@ import (
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/variables"
 )
 
 // KindResolver tells the scope of a kind. apiVersion may be empty when a
@@ -25,8 +26,6 @@ type KindResolver interface {
 	Namespaced(apiVersion, kind string) (namespaced, known bool)
 }
 
-// variablePattern finds {{ }} variables as Kyverno does.
-var variablePattern = regexp.MustCompile(`(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`)
 
 // userVariables are the admission-only variables rejected in background mode.
 var userVariables = []*regexp.Regexp{
@@ -197,14 +196,12 @@ func (v *validator) backgroundVariables() {
 			fp[2] == "kubectl.kubernetes.io/last-applied-configuration")) {
 			return
 		}
-		if !strings.Contains(s, "{{") {
-			return // the pattern needs "{{"; the regexp costs most of validation
-		}
-		for _, m := range variablePattern.FindAllStringSubmatch(s, -1) {
+		for start, end := range variables.Spans(s) {
+			m := s[start:end]
 			for i, re := range userVariables {
-				if strings.Contains(m[2], userVariableWords[i]) && re.MatchString(m[2]) && !reported[m[2]] {
-					reported[m[2]] = true
-					v.d.Errorf(fp, "%svariable %s is not allowed", backgroundHint, m[2])
+				if strings.Contains(m, userVariableWords[i]) && re.MatchString(m) && !reported[m] {
+					reported[m] = true
+					v.d.Errorf(fp, "%svariable %s is not allowed", backgroundHint, m)
 				}
 			}
 		}
@@ -267,28 +264,28 @@ func (v *validator) invalidVariables() {
 // neither allowed nor any pattern matches, or "".
 func invalidVariable(s string, allowed *regexp.Regexp, patterns []string) string {
 	for range 32 { // nesting is bounded; each round removes the innermost variables
-		ms := variablePattern.FindAllStringSubmatchIndex(s, -1)
-		if len(ms) == 0 {
-			return ""
-		}
 		var b strings.Builder
-		last := 0
-		for _, m := range ms {
-			q := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[m[4]+2:m[5]-2]), "-"))
+		last, found := 0, false
+		for start, end := range variables.Spans(s) {
+			found = true
+			q := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[start+2:end-2]), "-"))
 			// Kyverno's mock context drops double quotes first ({{ "my-map.data".key }}).
 			q = strings.ReplaceAll(q, `"`, "")
-			b.WriteString(s[last:m[4]])
-			last = m[5]
+			b.WriteString(s[last:start])
+			last = end
 			if !parses(q) {
 				// Kyverno refuses the policy ("invalid JMESPath query");
 				// genplay fails the rule where it runs (engine/doc.go).
-				b.WriteString(s[m[4]:m[5]])
+				b.WriteString(s[start:end])
 				continue
 			}
 			if !allowed.MatchString(q) && !slices.ContainsFunc(patterns, func(p string) bool { return wildcard.Match(p, q) }) {
 				return q
 			}
 			b.WriteString("null")
+		}
+		if !found {
+			return ""
 		}
 		b.WriteString(s[last:])
 		s = b.String()
@@ -363,7 +360,7 @@ func walkStrings(v any, fp schema.Path, fn func(schema.Path, string)) {
 	}
 }
 
-func hasVariable(s string) bool { return strings.Contains(s, "{{") && variablePattern.MatchString(s) }
+func hasVariable(s string) bool { return variables.HasVariables(s) }
 
 // firstVariable returns the path of the first string with a variable under v.
 func firstVariable(v any, base schema.Path) schema.Path {
