@@ -327,6 +327,10 @@ func eventsLen(events []timeline.Event, indent int) int {
 		if e.Trigger != nil {
 			trigger = []int{len("trigger"), refLen(e.Trigger, in+2)}
 		}
+		var changes []int
+		if len(e.VersionChanges) > 0 {
+			changes = []int{len("versionChanges"), stringsLen(e.VersionChanges, in+2)}
+		}
 		n += len("\n") + in + fieldsLen(in,
 			[]int{len("seq"), intLen(e.Seq)},
 			[]int{len("time"), jsonStringLen(e.Time)},
@@ -336,7 +340,8 @@ func eventsLen(events []timeline.Event, indent int) int {
 			optional(len("policy"), e.Policy),
 			optional(len("rule"), e.Rule),
 			trigger,
-			[]int{len("reason"), jsonStringLen(e.Reason)})
+			[]int{len("reason"), jsonStringLen(e.Reason)},
+			changes)
 	}
 	return n
 }

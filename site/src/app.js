@@ -25,6 +25,7 @@ import { createTimeline } from './timeline.js';
 import { createClusterView } from './cluster.js';
 import { createMatrix } from './matrix.js';
 import { createObjectDialog } from './objectdialog.js';
+import { createVersions, latestKyverno } from './versions.js';
 import examples from 'genplay:examples';
 
 // Content-Security-Policy violations would break features silently; say so.
@@ -47,6 +48,7 @@ const state = {
   undo: [], // texts before each action, for Undo
   hideChurn: false, // hide metadata churn in diffs
   ranText: null, // the text the shown result ran from
+  kyverno: latestKyverno, // the Kyverno release simulated (the picker)
   quietOpen: false, // the cluster view shows the namespaces nothing happened in
 };
 
@@ -75,8 +77,9 @@ function setStatus(text, kind = '') {
 // engineRun is the one place the page calls the engine; genplay.run may
 // return the result or a promise of it. A scenario with a CEL policy loads
 // the full build first (genplay.js): the page says so while it downloads.
+// Every run simulates the release the picker names.
 async function engineRun(text, options) {
-  return genplay.run(text, options);
+  return genplay.run(text, { ...options, kyvernoVersion: state.kyverno });
 }
 // When the CEL engine downloaded (performance.now()), so that a run's time
 // does not count the download.
@@ -127,6 +130,8 @@ const page = {
   ready: () => engineReady,
   text: () => getText(editor),
   engineRun,
+  // compareVersions answers the scenario under every release (genplay.versions/v1).
+  compareVersions: (text) => genplay.run(text, { compareVersions: true }),
   setStatus,
   run: (reason) => run(reason),
   act: (name, operation) => act(name, operation),
@@ -148,6 +153,7 @@ const timeline = createTimeline(page);
 const clusterView = createClusterView(page);
 const matrix = createMatrix(page);
 const objectDialog = createObjectDialog(page);
+const versions = createVersions(page);
 viewsReady = true;
 const wrapper = createWrap({
   genplay, getText: page.text, replaceText: setEditorText, run, setStatus,
@@ -245,7 +251,7 @@ async function run(reason = 'edit') {
     timeline.reveal(state.step);
     restoreFocus();
   }
-  if (!state.broken) matrix.refresh();
+  if (!state.broken) { matrix.refresh(); versions.refresh(); }
   document.body.dataset.runs = String(state.runs);
   if (!document.body.dataset.firstResultMs && state.result) {
     const t = performance.now() - started;
@@ -374,14 +380,15 @@ function renderDiagnostics(result) {
 
 // saveView keeps the selected step and the open matrix for a reload.
 function saveView() {
-  stored.saveView({ step: state.step, matrix: matrix.isOpen() });
+  stored.saveView({ step: state.step, matrix: matrix.isOpen(), kyverno: versions.chosen() });
 }
 
-// applyView restores a view ({step, matrix}) before the next run.
+// applyView restores a view ({step, matrix, kyverno}) before the next run.
 function applyView(v) {
   if (!v) return;
   if (Number.isInteger(v.step) && v.step >= 0) state.pendingStep = v.step;
   if (v.matrix) matrix.open();
+  versions.pick(v.kyverno);
 }
 
 // load shows another scenario (an example, an import, a link); Undo brings
@@ -409,7 +416,7 @@ function hideShare() {
 async function shareLink() {
   try {
     const frag = await share.encodeLink(getText(editor), examples);
-    const view = share.encodeView({ step: state.step, matrix: matrix.isOpen() });
+    const view = share.encodeView({ step: state.step, matrix: matrix.isOpen(), kyverno: versions.chosen() });
     const url = `${location.origin}${location.pathname}#${frag}${view}`;
     $('#share-box').hidden = false;
     $('#share-url').value = url;
@@ -515,7 +522,7 @@ globalThis.addEventListener('genplay:crash', async () => {
 // setEngineReady enables the actions only while the engine can run them.
 function setEngineReady(ready) {
   engineReady = ready;
-  for (const b of document.querySelectorAll('#run, #background-scan, #add-object, #details button')) b.disabled = !ready;
+  for (const b of document.querySelectorAll('#run, #compare-versions, #background-scan, #add-object, #details button')) b.disabled = !ready;
   renderUndo();
 }
 

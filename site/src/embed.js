@@ -11,7 +11,9 @@
 //
 // Optional attributes: data-compare="synchronize" or
 // "orphanDownstreamOnPolicyDelete" adds an on/off switch that reruns the
-// scenario with that setting overridden. A script with a non-JavaScript type
+// scenario with that setting overridden; data-kyverno-version="v1.19.0"
+// simulates that Kyverno release (default: the latest), and the player and
+// its "Open in playground" link say so. A script with a non-JavaScript type
 // is never executed, so inline scenarios are safe under a strict CSP.
 //
 // Each player lives in a shadow root (the page's styles and ours do not mix),
@@ -79,6 +81,7 @@ class Player {
     this.source = source; // () => Promise<string>
     this.compare = COMPARABLE.has(host.dataset.compare) ? host.dataset.compare : '';
     this.override = null; // the compared setting's value, null = as written
+    this.kyverno = host.dataset.kyvernoVersion || ''; // the release to simulate; '' the latest
     this.text = '';
     this.groups = [];
     this.pos = 0; // 0: before the first step; k: after step k
@@ -137,6 +140,7 @@ class Player {
     const group = this.groups[this.pos - 1];
     let view = `&step=${group ? group.ops[group.ops.length - 1].index : 0}`;
     if (this.compare && this.override !== null) view += `&${this.compare}=${this.override}`;
+    if (this.kyverno) view += `&kyverno=${encodeURIComponent(this.kyverno)}`;
     this.el.open.href = `${root.href}#${frag}${view}`;
   }
 
@@ -174,7 +178,9 @@ class Player {
       this.status('Restarting the engine…');
       return;
     }
-    const options = this.compare && this.override !== null ? { override: { [this.compare]: this.override } } : undefined;
+    const options = {};
+    if (this.compare && this.override !== null) options.override = { [this.compare]: this.override };
+    if (this.kyverno) options.kyvernoVersion = this.kyverno;
     if (/policies\.kyverno\.io\//.test(this.text) && genplay.build !== 'full') this.status('Loading the CEL engine…');
     // A run that takes a while says so and can be stopped (the page stays
     // responsive meanwhile, in a worker or on its own thread).
@@ -204,6 +210,10 @@ class Player {
     }
     this.groups = groupSteps(result.steps);
     this.reader = readerOf(result);
+    if (result.kyverno) {
+      this.host.dataset.kyverno = result.kyverno;
+      this.el.title.textContent = `${this.host.dataset.title || 'Live scenario'} (Kyverno ${result.kyverno})`;
+    }
     if (this.compare && this.override === null) {
       this.override = settingIn(result, this.compare);
       this.renderCompare();

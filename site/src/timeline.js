@@ -7,6 +7,7 @@ import { refString } from './objects.js';
 import { isCheck, stepFailed, failureOf, churnLine, churnOnly } from './result.js';
 import { docLink, reasonText } from './reasondocs.js';
 import { changeDiff } from './diff.js';
+import { changeLink } from './versions.js';
 
 /**
  * createTimeline renders the timeline, the stepper and the changes.
@@ -68,6 +69,7 @@ export function createTimeline(page) {
       h('span', { class: `badge action ${e.action}` }, e.action), ' ',
       e.object ? h('span', { class: 'ref' }, refString(e.object)) : '',
       e.policy ? h('span', { class: 'sub' }, ` (${e.policy}${e.rule ? ` / ${e.rule}` : ''})`) : '',
+      (e.versionChanges || []).length ? [' ', ...e.versionChanges.map(changeLink)] : '',
       e.reason ? h('div', { class: 'reason' }, reasonText(e.reason), ' ', docLink(e)) : '');
   }
 
@@ -98,6 +100,8 @@ export function createTimeline(page) {
 
   function renderTimeline() {
     const steps = page.steps();
+    const kyverno = state.result?.kyverno;
+    $('#timeline-version').textContent = kyverno ? `simulating Kyverno ${kyverno}` : '';
     const list = steps.map((s, i) => {
       const p = parts(s, i, i === 0 || steps[i - 1].stepName !== s.stepName);
       const tools = page.links.stepTools(i);
