@@ -23,7 +23,7 @@ test('an example with steps appended carries only what was appended, and reads b
   const link = await decodeLink(`#${frag}&step=4&matrix=1`, examples);
   assert.equal(link.text, text);
   assert.equal(link.changed, false);
-  assert.deepEqual(decodeView(`#${frag}&step=4&matrix=1`), { step: 4, matrix: true, fields: {} });
+  assert.deepEqual(decodeView(`#${frag}&step=4&matrix=1`), { step: 4, matrix: true, fields: {}, kyverno: null });
 });
 
 test('a link made from an older example adds its steps to the example as it is now, and says so', async () => {
