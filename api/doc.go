@@ -5,20 +5,23 @@
 // so documentation sites can call the API from the browser):
 //
 //	POST /api/v1/run       run a scenario; the answer is exactly the bytes
-//	                       `genplay run -o json` prints for it
+//	                       `genplay run -o json` prints for it: the timeline,
+//	                       whose format package engine/timeline describes
 //	GET  /api/v1/examples  the playground's gallery: [{name, title, description, scenario}]
-//	GET  /healthz          {"status": "ok", "format": "genplay.timeline/v1"}
+//	GET  /healthz          {"status": "ok", "format": "genplay.timeline/v2"}
 //
 // The run request's body is the scenario, a chainsaw Test as YAML text
 // (Content-Type text/yaml, application/yaml, text/plain, none, or the
-// application/x-www-form-urlencoded that curl --data-binary sends). Two query
+// application/x-www-form-urlencoded that curl --data-binary sends). Query
 // parameters adjust the run: file names the scenario in diagnostics (default
-// "scenario.yaml"), and synchronize / orphanDownstreamOnPolicyDelete
+// "scenario.yaml"); synchronize / orphanDownstreamOnPolicyDelete
 // (true or false) force those generate settings on every rule, as the
-// playground's outcome matrix does. With Content-Type application/json the
-// body is instead
+// playground's outcome matrix does; format=v1 answers the timeline in its
+// old format, genplay.timeline/v1 (every step with the whole cluster), for
+// readers written against it (`genplay run -o json -format v1`). With
+// Content-Type application/json the body is instead
 //
-//	{"scenario": "<YAML text>", "file": "scenario.yaml",
+//	{"scenario": "<YAML text>", "file": "scenario.yaml", "format": "v2",
 //	 "override": {"synchronize": true, "orphanDownstreamOnPolicyDelete": false}}
 //
 // where only scenario is required. A scenario whose checks fail still

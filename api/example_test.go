@@ -34,7 +34,7 @@ func ExampleHandler() {
 	fmt.Println(res.StatusCode, res.Header.Get("Content-Type"))
 	// Output:
 	// 200 {
-	//   "format": "genplay.timeline/v1",
+	//   "format": "genplay.timeline/v2",
 	//   "status": "ok"
 	// }
 	// 422 application/json

@@ -232,6 +232,15 @@ type runRequest struct {
 	Scenario *string          `json:"scenario"`
 	File     *string          `json:"file"`
 	Override *engine.Override `json:"override"`
+	Format   *string          `json:"format"`
+}
+
+// runInput is a run request, read.
+type runInput struct {
+	file   string
+	data   []byte
+	opts   engine.Options
+	format string // the timeline's format (timeline.MarshalAs)
 }
 
 // requestError is a request the API refuses, with its status.
@@ -259,7 +268,7 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 	defer s.inBodies.Add(-reserved)
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(s.bodyTimeout)) // unsupported: the platform bounds it
-	file, data, opts, err := s.readRun(w, r)
+	in, err := s.readRun(w, r)
 	_ = rc.SetReadDeadline(time.Time{})
 	if err != nil {
 		s.writeRefusal(w, err)
@@ -276,8 +285,8 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		s.writeRefusal(w, err)
 		return
 	}
-	opts.Context = ctx
-	res, err := s.execute(ctx, release, file, data, opts)
+	in.opts.Context = ctx
+	res, err := s.execute(ctx, release, in.file, in.data, in.opts)
 	switch {
 	case errors.Is(err, errPanic):
 		writeError(w, http.StatusInternalServerError, "internal error")
@@ -290,7 +299,7 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 	if engine.IsInternalError(res) {
 		// The engine recovered a panic; its diagnostic holds a stack, which
 		// is logged, never shown.
-		s.logger.Error("api: internal error in the engine", "file", file, "diagnostics", res.Diagnostics)
+		s.logger.Error("api: internal error in the engine", "file", in.file, "diagnostics", res.Diagnostics)
 		writeError(w, http.StatusInternalServerError, "internal error")
 		return
 	}
@@ -305,7 +314,7 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: d, Diagnostics: res.Diagnostics})
 		return
 	}
-	body, err := timeline.Marshal(res)
+	body, err := timeline.MarshalAs(res, in.format)
 	if err != nil {
 		s.logger.Error("api: marshal the timeline", "error", err)
 		writeError(w, http.StatusInternalServerError, "internal error")
@@ -369,21 +378,21 @@ func (s *server) acquire(ctx context.Context) (release func(), err error) {
 }
 
 // readRun reads a run request in either form.
-func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte, engine.Options, error) {
-	var opts engine.Options
-	file, override, err := queryOptions(r.URL.Query())
+func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, error) {
+	var in runInput
+	file, override, format, err := queryOptions(r.URL.Query())
 	if err != nil {
-		return "", nil, opts, err
+		return in, err
 	}
 	if enc := r.Header.Get("Content-Encoding"); enc != "" && !strings.EqualFold(enc, "identity") {
-		return "", nil, opts, refuse(http.StatusUnsupportedMediaType,
+		return in, refuse(http.StatusUnsupportedMediaType,
 			"content-encoding %q: genplay reads the body as it comes; send it uncompressed", enc)
 	}
 	ct := r.Header.Get("Content-Type")
 	media := ""
 	if ct != "" {
 		if media, _, err = mime.ParseMediaType(ct); err != nil {
-			return "", nil, opts, fmt.Errorf("content-type %q: %w", ct, err)
+			return in, fmt.Errorf("content-type %q: %w", ct, err)
 		}
 	}
 	var data []byte
@@ -391,28 +400,34 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte
 	case "application/json":
 		body, err := readBody(w, r, s.maxBody)
 		if err != nil {
-			return "", nil, opts, err
+			return in, err
 		}
 		if err := checkKeys(body); err != nil {
-			return "", nil, opts, fmt.Errorf("parse the JSON body: %w", err)
+			return in, fmt.Errorf("parse the JSON body: %w", err)
 		}
 		var req runRequest
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&req); err != nil {
-			return "", nil, opts, fmt.Errorf("parse the JSON body: %w", err)
+			return in, fmt.Errorf("parse the JSON body: %w", err)
 		}
 		if dec.Decode(&struct{}{}) != io.EOF {
-			return "", nil, opts, errors.New("parse the JSON body: data after the object")
+			return in, errors.New("parse the JSON body: data after the object")
 		}
 		if req.Scenario == nil || *req.Scenario == "" {
-			return "", nil, opts, errors.New(`the JSON body needs "scenario": a chainsaw Test as YAML text`)
+			return in, errors.New(`the JSON body needs "scenario": a chainsaw Test as YAML text`)
 		}
 		data = []byte(*req.Scenario)
 		if req.File != nil {
 			if file, err = checkFile(*req.File); err != nil {
-				return "", nil, opts, err
+				return in, err
 			}
+		}
+		if req.Format != nil {
+			if err := timeline.CheckFormat(*req.Format); err != nil {
+				return in, fmt.Errorf(`"format": %w`, err)
+			}
+			format = *req.Format
 		}
 		if req.Override != nil {
 			if override == nil {
@@ -429,21 +444,22 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (string, []byte
 		// curl --data-binary @scenario.yaml labels the raw file this way.
 		"application/x-www-form-urlencoded":
 		if data, err = readBody(w, r, min(s.maxBody, engine.MaxInputBytes)); err != nil {
-			return "", nil, opts, err
+			return in, err
 		}
 		if len(data) == 0 {
-			return "", nil, opts, errors.New("the body is empty: send a scenario, a chainsaw Test as YAML")
+			return in, errors.New("the body is empty: send a scenario, a chainsaw Test as YAML")
 		}
 	default:
-		return "", nil, opts, refuse(http.StatusUnsupportedMediaType,
+		return in, refuse(http.StatusUnsupportedMediaType,
 			"content-type %q: send the scenario as YAML text (text/yaml) or as JSON (application/json)", media)
 	}
 	if len(data) > engine.MaxInputBytes {
-		return "", nil, opts, refuse(http.StatusRequestEntityTooLarge,
+		return in, refuse(http.StatusRequestEntityTooLarge,
 			"the scenario is %d bytes; the limit is %d", len(data), engine.MaxInputBytes)
 	}
-	opts.Override = override
-	return file, data, opts, nil
+	in.file, in.data, in.format = file, data, format
+	in.opts.Override = override
+	return in, nil
 }
 
 // checkKeys refuses a JSON text in which an object has the same key twice,
@@ -500,24 +516,29 @@ func checkKeys(body []byte) error {
 }
 
 // queryOptions reads the query parameters of a run request.
-func queryOptions(q url.Values) (string, *engine.Override, error) {
-	file := DefaultFile
+func queryOptions(q url.Values) (string, *engine.Override, string, error) {
+	file, format := DefaultFile, ""
 	var override *engine.Override
 	for key, values := range q {
 		if len(values) != 1 {
-			return "", nil, fmt.Errorf("query parameter %s: given %d times", key, len(values))
+			return "", nil, "", fmt.Errorf("query parameter %s: given %d times", key, len(values))
 		}
 		v := values[0]
 		switch key {
 		case "file":
 			var err error
 			if file, err = checkFile(v); err != nil {
-				return "", nil, err
+				return "", nil, "", err
 			}
+		case "format":
+			if err := timeline.CheckFormat(v); err != nil {
+				return "", nil, "", fmt.Errorf("query parameter format: %w", err)
+			}
+			format = v
 		case "synchronize", "orphanDownstreamOnPolicyDelete":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return "", nil, fmt.Errorf("query parameter %s=%q: want true or false", key, v)
+				return "", nil, "", fmt.Errorf("query parameter %s=%q: want true or false", key, v)
 			}
 			if override == nil {
 				override = &engine.Override{}
@@ -528,10 +549,10 @@ func queryOptions(q url.Values) (string, *engine.Override, error) {
 				override.OrphanDownstreamOnPolicyDelete = &b
 			}
 		default:
-			return "", nil, fmt.Errorf("unknown query parameter %s (known: file, synchronize, orphanDownstreamOnPolicyDelete)", key)
+			return "", nil, "", fmt.Errorf("unknown query parameter %s (known: file, format, synchronize, orphanDownstreamOnPolicyDelete)", key)
 		}
 	}
-	return file, override, nil
+	return file, override, format, nil
 }
 
 // checkFile accepts a file name for diagnostics: short, printable UTF-8.

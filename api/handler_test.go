@@ -110,6 +110,44 @@ func TestRunAnswersTheCLIBytes(t *testing.T) {
 	}
 }
 
+func TestRunAnswersTheFormatAsked(t *testing.T) {
+	list, err := api.Examples()
+	require.NoError(t, err)
+	data := []byte(list[0].Scenario)
+	res := engine.Run(api.DefaultFile, data, engine.Options{})
+	v2 := marshal(t, res)
+	v1, err := timeline.MarshalV1(timeline.V1(res))
+	require.NoError(t, err)
+	h := api.Handler(api.Options{})
+	tests := []struct {
+		name        string
+		target      string
+		contentType string
+		body        []byte
+		want        []byte
+	}{
+		{"no format: v2", "/api/v1/run", "text/yaml", data, v2},
+		{"format=v2", "/api/v1/run?format=v2", "text/yaml", data, v2},
+		{"format=v1 for readers of the old format", "/api/v1/run?format=v1", "text/yaml", data, v1},
+		{`a JSON request's "format"`, "/api/v1/run", "application/json", jsonBody(t, map[string]any{"scenario": list[0].Scenario, "format": "v1"}), v1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := do(t, h, http.MethodPost, tt.target, tt.contentType, tt.body)
+			require.Equal(t, http.StatusOK, res.StatusCode)
+			assert.Equal(t, string(tt.want), string(readAll(t, res)))
+		})
+	}
+	for _, target := range []string{"/api/v1/run?format=v3"} {
+		res := do(t, h, http.MethodPost, target, "text/yaml", data)
+		assert.Equal(t, http.StatusBadRequest, res.StatusCode)
+		msg, _ := errorOf(t, res)
+		assert.Contains(t, msg, `unknown timeline format "v3"`)
+	}
+	res2 := do(t, h, http.MethodPost, "/api/v1/run", "application/json", jsonBody(t, map[string]any{"scenario": "x", "format": "json"}))
+	assert.Equal(t, http.StatusBadRequest, res2.StatusCode)
+}
+
 func TestRunPassesFileAndOverrideToTheEngine(t *testing.T) {
 	yes, no := true, false
 	tests := []struct {
@@ -337,7 +375,7 @@ func TestRouting(t *testing.T) {
 	t.Run("the health check says ok and names the timeline format", func(t *testing.T) {
 		res := do(t, h, http.MethodGet, "/healthz", "", nil)
 		require.Equal(t, http.StatusOK, res.StatusCode)
-		assert.JSONEq(t, `{"status": "ok", "format": "genplay.timeline/v1"}`, string(readAll(t, res)))
+		assert.JSONEq(t, `{"status": "ok", "format": "genplay.timeline/v2"}`, string(readAll(t, res)))
 	})
 }
 

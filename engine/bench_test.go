@@ -19,10 +19,9 @@ import (
 //	PATH="$(go env GOROOT)/lib/wasm:$PATH" GOOS=js GOARCH=wasm go test -run '^$' -bench . ./engine/
 //
 // Each benchmark builds a cluster of N namespaces labelled for a generate
-// policy, then times one event and the reconcile it causes. Steps skip the
-// whole-cluster snapshot (Session.skipSnapshots), as a programmatic caller
-// that reads the store would: the timeline's snapshot is an O(cluster) copy
-// that BenchmarkStepSnapshot measures on its own.
+// policy, then times one event and the reconcile it causes, recorded in the
+// timeline as engine.Run records it (a step costs what it changed:
+// BenchmarkStepSnapshot measures a step that changes nothing).
 
 var benchSizes = []int{100, 1000, 10_000}
 
@@ -112,7 +111,6 @@ func benchNamespace(i int) resource.Object {
 func benchSession(tb testing.TB, n int) *Session {
 	tb.Helper()
 	s := NewSession(Options{Limits: Limits{Objects: 4*n + 100, Requests: math.MaxInt, Work: math.MaxInt64}})
-	s.skipSnapshots = true
 	// Every write ticks the logical clock a second, so a long benchmark
 	// would cross BACKGROUND_SCAN_INTERVAL every ~1,000 steps and pay an
 	// O(N) re-sync of every downstream inside an unrelated iteration.
@@ -345,15 +343,15 @@ func BenchmarkBackgroundScan(b *testing.B) {
 	}
 }
 
-// BenchmarkStepSnapshot is the cost of the timeline's snapshot alone: one
-// step that changes nothing, with the snapshot taken.
+// BenchmarkStepSnapshot is the cost of recording a step that changes
+// nothing: before timeline format v2 every step held a snapshot of the
+// whole cluster, O(N); now it holds what changed.
 func BenchmarkStepSnapshot(b *testing.B) {
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("namespaces=%d", n), func(b *testing.B) {
 			s := benchSession(b, n)
 			s.benchPutYAML(b, benchNetpolPolicy(0, false))
 			s.benchNamespaces(b, n)
-			s.skipSnapshots = false
 			b.ReportAllocs()
 			for b.Loop() {
 				s.benchStep(b, "nothing", func() error { return nil })

@@ -27,8 +27,10 @@ func TestExamplesAndChainsawTestsReplayByteForByte(t *testing.T) {
 	for _, e := range list {
 		t.Run("example "+e.File, func(t *testing.T) {
 			run := func() []byte {
-				out, err := timeline.Marshal(Run(e.File, e.Text, Options{Families: celFamilies}))
+				res := Run(e.File, e.Text, Options{Families: celFamilies})
+				out, err := timeline.Marshal(res)
 				require.NoError(t, err)
+				checkRoundTrip(t, res, out)
 				return out
 			}
 			checkGolden(t, filepath.Join("testdata", "golden", "examples", strings.TrimSuffix(e.File, ".yaml")+".json"), run(), run())

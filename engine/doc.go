@@ -38,7 +38,18 @@
 //   - There is no real webhook and no RBAC enforcement for users: userInfo
 //     comes from the scenario's single admin user (or kubectl --as in a
 //     script, with the roles its bindings give it, and a service account's
-//     groups; a policy written so goes through the same admission).
+//     groups; a policy written so goes through the same admission). A
+//     script's kubectl --context whose kubeconfig user has a client
+//     certificate is that certificate's user (CN) and groups (O), as the
+//     API server authenticates it, when the cluster's CA issued it (an
+//     approved CertificateSigningRequest: package certificates). The
+//     keys, requests and certificates (package pki) have real PEM and DER
+//     shapes but no cryptography: their numbers are deterministic
+//     stand-ins, and only the cluster's simulated CA can issue one the
+//     simulated API server accepts. The browser's builds leave the
+//     certificates API, kubeconfigs and openssl out (their size budgets:
+//     +180 KB brotli in the full build), so such a script is skipped
+//     there, saying so; the genplay CLI runs it.
 //     kubectl evict deletes a pod at once (pods never run here), after the
 //     CREATE of pods/eviction Kyverno's webhook sees. Kyverno's permission
 //     check on generate targets is modelled (package rbac): a policy is
@@ -103,7 +114,9 @@
 //     Kyverno's recordings of another (internal/oracle), these differences
 //     of that release are known: Kyverno v1.19.1 updates a
 //     GeneratingPolicy's downstreams in place when the policy's spec
-//     changes (kyverno#16920), where v1.19.0 deletes and recreates them.
+//     changes (kyverno#16920), where v1.19.0 deletes and recreates them;
+//     Kyverno v1.19.1 recreates a synchronized downstream deleted twice
+//     (kyverno#17453), where v1.19.0 leaves the second deletion.
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition

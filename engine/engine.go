@@ -95,9 +95,11 @@ type Limits struct {
 	Operations int
 	// Objects is the most objects the simulated cluster may hold.
 	Objects int
-	// TimelineBytes bounds the timeline's size, estimated as JSON: every
-	// step records the whole cluster and a diff of what changed, so a big
-	// object times many steps would otherwise make a huge answer.
+	// TimelineBytes bounds the timeline's size as timeline.Marshal writes
+	// it, measured as it grows: every version of every object once (whole
+	// or as a patch), every step's events. The timeline keeps what it
+	// measures and nothing else, so this bounds its memory too; it grows
+	// with what the steps changed, not with the steps times the cluster.
 	TimelineBytes int
 	// ChainDepth bounds how deep a chain of generated triggers may go (a
 	// request caused by a write Kyverno made while processing another is

@@ -53,7 +53,6 @@ func celSession(tb testing.TB, n int, exceptions bool) *Session {
 	tb.Helper()
 	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions, Permissions: PermissionsKyvernoE2E,
 		Limits: Limits{Objects: 4*n + 100, Requests: 1 << 40}})
-	s.skipSnapshots = true
 	s.nextScan = s.nextScan.Add(1 << 62)
 	return s
 }
@@ -316,7 +315,6 @@ func TestCELWithoutSyncTriggerDeletionKeepsTheDownstreamAndSaysWhy(t *testing.T)
 func TestCELChainsNeedSkipBackgroundRequestsOffAndStopWhenTheyRunAway(t *testing.T) {
 	chain := func(skip bool) []timeline.Event {
 		s := NewSession(Options{Families: celFamilies, Limits: Limits{ChainDepth: 30}})
-		s.skipSnapshots = true
 		s.celPut(t, fmt.Sprintf(`apiVersion: policies.kyverno.io/v1
 kind: GeneratingPolicy
 metadata:
@@ -450,13 +448,13 @@ spec:
 	}
 	res := Run("scenario.yaml", []byte(scenario("Equivalent")), gpolOptions)
 	require.True(t, res.Passed, describeRun(res))
-	cm := findObject(res.Steps[len(res.Steps)-1].Cluster, "ConfigMap", "default", "w")
+	cm := findObject(res.Final().Objects(), "ConfigMap", "default", "w")
 	require.NotNil(t, cm, "the v1alpha3 request reached the policy converted to v1:\n%s", describeRun(res))
 	assert.Equal(t, "example.io/v1", cm.NestedString("data", "seen"), "object is the converted request's")
 
 	res = Run("scenario.yaml", []byte(scenario("Exact")), gpolOptions)
 	require.True(t, res.Passed, describeRun(res))
-	assert.Nil(t, findObject(res.Steps[len(res.Steps)-1].Cluster, "ConfigMap", "default", "w"),
+	assert.Nil(t, findObject(res.Final().Objects(), "ConfigMap", "default", "w"),
 		"with matchPolicy Exact the webhook is not called for v1alpha3")
 }
 

@@ -102,34 +102,28 @@ func (s *Session) overLimit() error {
 		n = max(n, s.wouldBe)
 	}
 	if n > l.TimelineBytes || s.overflow {
-		return fmt.Errorf("%w: the timeline would be %d bytes; genplay records at most %d (each step records the whole cluster: use fewer steps or smaller objects)",
+		return fmt.Errorf("%w: the timeline would be %d bytes; genplay records at most %d (every version of every object and every step's events count: use fewer steps or smaller objects)",
 			ErrLimit, n, l.TimelineBytes)
 	}
 	return nil
 }
 
 // timelineSize measures the timeline as timeline.Marshal writes it: the
-// bytes of every recorded step, indented as in the answer. An object's
-// rendering is measured once per version (the steps share unchanged
-// objects), so the cost is that of rendering each version once.
+// bytes of every recorded step, indented as in the answer. Every version of
+// an object is in the answer once (a change's After, or Initial), so the
+// size, and the memory the timeline keeps, grow with what changed.
 type timelineSize struct {
-	steps   int // steps measured so far
-	bytes   int
-	last    int // the size of the last step measured
-	objects map[resource.Ref]objectSize
-	buf     bytes.Buffer
+	steps int // steps measured so far
+	bytes int
+	last  int // the size of the last step measured
+	buf   bytes.Buffer
 }
 
-type objectSize struct {
-	uid, resourceVersion string
-	bytes                int
-}
-
-// Indentation of a step and of a cluster object in timeline.Marshal's
-// output: {"steps": [ {"cluster": [ {...
+// Indentation in timeline.Marshal's output: {"steps": [ {"changes": [ {...
+// and {"initial": [ {...
 const (
 	stepIndent   = "    "
-	objectIndent = "        "
+	changeIndent = "        "
 )
 
 // update measures the steps not measured yet and returns the total.
@@ -144,39 +138,24 @@ func (t *timelineSize) update(steps []timeline.Step) int {
 // step is the size of one step in the answer, with its separator.
 func (t *timelineSize) step(st *timeline.Step) int {
 	bare := *st
-	bare.Cluster, bare.Changes = nil, nil
+	bare.Changes = nil
 	n := len(stepIndent) + t.marshal(&bare, stepIndent) + len(",\n")
 	if st.Changes != nil {
-		// The diffs are most of a step: measured, not encoded.
+		// The changes are most of a step: measured, not encoded.
 		n += changesLen(st.Changes, len(stepIndent)+2) - len("null")
-	}
-	if st.Cluster == nil {
-		return n
-	}
-	n -= len("null")
-	if len(st.Cluster) == 0 {
-		return n + len("[]")
-	}
-	// "[\n", the objects each with ",\n" (the last with "\n" only), "]"
-	// indented as the step's fields.
-	n += len("[\n") - 1 + len(stepIndent) + len("  ]")
-	for _, o := range st.Cluster {
-		n += len(objectIndent) + t.object(o) + len(",\n")
 	}
 	return n
 }
 
-func (t *timelineSize) object(o resource.Object) int {
-	ref, uid, rv := o.Ref(), o.UID(), o.ResourceVersion()
-	if c, ok := t.objects[ref]; ok && rv != "" && c.uid == uid && c.resourceVersion == rv {
-		return c.bytes
+// initialLen is the size of Result.Initial's objects in the answer, each
+// with its separator: what the list adds to "initial": [].
+func initialLen(objs []resource.Object) int {
+	if len(objs) == 0 {
+		return 0
 	}
-	n := jsonLen(map[string]any(o), len(objectIndent))
-	if rv != "" {
-		if t.objects == nil {
-			t.objects = map[resource.Ref]objectSize{}
-		}
-		t.objects[ref] = objectSize{uid: uid, resourceVersion: rv, bytes: n}
+	n := len("[\n") - len("[]") - 1 + len("  ]")
+	for _, o := range objs {
+		n += len(stepIndent) + jsonLen(o, len(stepIndent)) + len(",\n")
 	}
 	return n
 }
@@ -326,13 +305,24 @@ func changesLen(changes []timeline.Change, indent int) int {
 	}
 	n := len("[") + len("\n") + indent + len("]") + len(changes) - 1
 	for i := range changes {
-		c := &changes[i]
-		in := indent + 2
-		ref := fieldsLen(in+2, []int{len("apiVersion"), jsonStringLen(c.Object.APIVersion)}, []int{len("kind"), jsonStringLen(c.Object.Kind)},
-			optional(len("namespace"), c.Object.Namespace), []int{len("name"), jsonStringLen(c.Object.Name)})
-		n += len("\n") + in + fieldsLen(in, []int{len("object"), ref}, []int{len("change"), jsonStringLen(c.Change)}, []int{len("diff"), jsonStringLen(c.Diff)})
+		n += len("\n") + indent + 2 + changeLen(&changes[i], indent+2)
 	}
 	return n
+}
+
+// changeLen is jsonLen for one change whose line is indented by indent
+// spaces.
+func changeLen(c *timeline.Change, indent int) int {
+	ref := fieldsLen(indent+2, []int{len("apiVersion"), jsonStringLen(c.Object.APIVersion)}, []int{len("kind"), jsonStringLen(c.Object.Kind)},
+		optional(len("namespace"), c.Object.Namespace), []int{len("name"), jsonStringLen(c.Object.Name)})
+	var whole, patch []int
+	if len(c.Whole) > 0 {
+		whole = []int{len("after"), jsonLen(c.Whole, indent+2)}
+	}
+	if len(c.Patch) > 0 {
+		patch = []int{len("patch"), jsonLen(c.Patch, indent+2)}
+	}
+	return fieldsLen(indent, []int{len("object"), ref}, []int{len("change"), jsonStringLen(c.Change)}, optional(len("diff"), c.Diff), whole, patch)
 }
 
 // fieldsLen is the length of a JSON object whose fields are {key length

@@ -54,7 +54,7 @@ spec:
 	assert.True(t, recreated(Run("cel.yaml", []byte(scenario), Options{Families: celFamilies})), "as written: synchronize on")
 	res := Run("cel.yaml", []byte(scenario), Options{Families: celFamilies, Override: &Override{Synchronize: &off}})
 	assert.False(t, recreated(res), "synchronize forced off")
-	policy := res.Steps[0].Cluster
+	policy := res.ClusterAfter(0).Objects()
 	found := false
 	for _, o := range policy {
 		if o.Kind() == "GeneratingPolicy" {

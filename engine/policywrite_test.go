@@ -92,8 +92,8 @@ func TestAPolicyTheWebhookDeniesFailsTheBackgroundControllersWrite(t *testing.T)
 	failed := eventsWith(res, timeline.ActionFailed, "spec.generate[0].expression")
 	require.NotEmpty(t, failed, "the parent's UpdateRequest failed")
 	assert.Contains(t, failed[0].Reason, "Syntax error")
-	for _, st := range res.Steps {
-		for _, o := range st.Cluster {
+	for _, c := range res.Clusters() {
+		for _, o := range c.Objects() {
 			assert.NotEqual(t, "child", o.Name(), "the denied policy was not stored")
 		}
 	}

@@ -32,10 +32,10 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 	tests, diags := scenario.LoadData(opts.Files, file, data)
 	diags = diags.Capped(maxDiagnostics)
 	if diags.HasErrors() {
-		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: diagnostics(diags)}
+		return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: diagnostics(diags)}
 	}
 	if len(tests) == 0 {
-		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
+		return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
 			File: file, Line: 1, Column: 1, Severity: "error",
 			Message: "no chainsaw Test found: a scenario is a document with apiVersion: chainsaw.kyverno.io/v1alpha1 and kind: Test",
 		}}}
@@ -52,7 +52,7 @@ func internalError(file string, r any) *timeline.Result {
 	if len(stack) > 2000 {
 		stack = stack[:2000]
 	}
-	return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Diagnostics: []timeline.Diagnostic{{
+	return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Diagnostics: []timeline.Diagnostic{{
 		File: file, Line: 1, Column: 1, Severity: "error",
 		Message: fmt.Sprintf("%s (not a problem with your input; please report it): %v\n%s", internalErrorPrefix, r, stack),
 	}}}
@@ -71,7 +71,7 @@ func RunTest(t *scenario.Test, opts Options) (res *timeline.Result) {
 			res = internalError(t.File, p)
 		}
 	}()
-	r.res = &timeline.Result{Format: timeline.FormatVersion, Test: t.Name, Steps: []timeline.Step{}, Passed: true}
+	r.res = &timeline.Result{Format: timeline.FormatVersion, Test: t.Name, Initial: r.s.initial, Steps: []timeline.Step{}, Passed: true}
 	if pos, err := checkSize(t, r.s.opts.Limits); err != nil {
 		r.res.Passed, r.res.Invalid = false, true
 		r.diag(pos, err.Error())

@@ -46,6 +46,10 @@ func (x scriptSession) PutAs(user admission.UserInfo, mode string, obj resource.
 	return x.r.s.PutAs(user, mode, obj, doc)
 }
 
+func (x scriptSession) UpdateApproval(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	return x.r.s.UpdateApproval(user, obj)
+}
+
 func (x scriptSession) IsPolicy(obj resource.Object) bool { return x.r.s.IsPolicy(obj) }
 
 func (x scriptSession) Remove(ref resource.Ref) error { return x.r.s.Remove(ref) }

@@ -54,9 +54,10 @@ type Session struct {
 	// rendered memoizes each object's latest YAML rendering for diffs: an
 	// object's "before" is usually the "after" of an earlier step.
 	rendered map[resource.Ref]rendering
-	// skipSnapshots leaves Step.Cluster nil: for programmatic callers that
-	// read the store and need not pay an O(cluster) snapshot per step.
-	skipSnapshots bool
+	// initial is the cluster before the first step (timeline.Result.Initial).
+	initial []resource.Object
+	// replayed is the cluster the timeline gives, for auditStep.
+	replayed *timeline.Cluster
 	// size tracks the timeline's size against Limits (limits.go).
 	size timelineSize
 	// budget is the run's work budget (Limits.Work, Options.Context).
@@ -69,8 +70,7 @@ type Session struct {
 }
 
 type touch struct {
-	ref    resource.Ref
-	before resource.Object
+	ref resource.Ref
 	// first is the object after the step's first write to it (nil when
 	// that write deleted it): the user's edit, when Kyverno then reverts it.
 	first resource.Object
@@ -119,6 +119,9 @@ func NewSession(opts Options) *Session {
 	for _, ns := range SystemNamespaces {
 		_, _ = s.store.Create(resource.Object{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 	}
+	s.initial = s.store.Snapshot()
+	s.size.bytes = initialLen(s.initial)
+	s.store.RecordWrites() // every step's changes, from here on
 	s.nextScan = clock.Now().Add(BackgroundScanInterval)
 	return s
 }
@@ -200,7 +203,7 @@ func (s *Session) Changed(before, after resource.Object) {
 		s.isTouched = map[resource.Ref]bool{}
 	}
 	s.isTouched[ref] = true
-	s.touched = append(s.touched, touch{ref: ref, before: before, first: after})
+	s.touched = append(s.touched, touch{ref: ref, first: after})
 }
 
 // begin starts a timeline step.
@@ -215,68 +218,42 @@ func (s *Session) begin(stepName, operation, summary string) {
 }
 
 // end lets Kyverno react, runs the background scan when its interval has
-// passed, and records the step with its snapshot and diffs.
+// passed, and records the step with what it changed.
 func (s *Session) end() *timeline.Step {
 	s.core.Reconcile()
 	s.scanIfDue()
 	step := s.cur
-	if !s.skipSnapshots {
-		step.Cluster = s.store.Snapshot() // shared, not copied: see timeline.Step.Cluster
+	written := s.store.TakeWritten() // everything the step changed
+	at := make(map[writtenKey]int, len(written))
+	for i, w := range written {
+		at[keyOfWritten(w)] = i
 	}
-	for _, t := range s.touched {
+	taken := make([]bool, len(written))
+	add := func(ref resource.Ref, w cluster.Written, first resource.Object) {
 		if s.overflow {
-			break // the step is cut short: no more diffs to render
+			return // the step is cut short: no more diffs to render
 		}
-		after, err := s.store.View(t.ref) // only rendered: no copy
-		if err != nil {
-			after = nil
-		}
-		ch := timeline.Change{Object: t.ref}
-		switch {
-		case t.before == nil && after == nil:
-			continue // created and deleted within the step
-		case t.before == nil:
-			ch.Change = timeline.ChangeCreated
-		case after == nil:
-			ch.Change = timeline.ChangeDeleted
-		case t.before.UID() != after.UID():
-			ch.Change = timeline.ChangeRecreated
-		default:
-			ch.Change = timeline.ChangeUpdated
-		}
-		name := t.ref.String()
-		before, err1 := s.yaml(t.before)
-		now, err2 := s.yaml(after)
-		if err1 != nil || err2 != nil {
-			// An object whose YAML alone is larger than the timeline may
-			// be: the step is recorded in outline, and the run stops.
-			s.curBytes += s.opts.Limits.TimelineBytes + 1
-			s.overflow = true
-			break
-		}
-		_ = s.budget.Charge(int64(len(before)+len(now)), "the step's diffs") // overLimit stops the run
-		ch.Diff = source.Diff(name+" (before)", name+" (after)", before, now)
-		if ch.Change == timeline.ChangeUpdated && t.first != nil && sameContent(t.before, after) && !sameContent(t.before, t.first) {
-			// A write undone within the step (Kyverno reverting an edit):
-			// show the write and the revert, not only the metadata they left.
-			first, err := s.yaml(t.first)
-			if err != nil {
-				s.curBytes += s.opts.Limits.TimelineBytes + 1
-				s.overflow = true
-				break
-			}
-			_ = s.budget.Charge(int64(len(first)), "the step's diffs") // overLimit stops the run
-			ch.Diff = source.Diff(name+" (before)", name+" (after the step's first write)", before, first) +
-				source.Diff(name+" (after the step's first write)", name+" (after)", first, now)
-		}
-		if after == nil {
-			delete(s.rendered, t.before.Ref())
-		}
-		s.curBytes += 128 + len(ch.Diff)
+		ch := s.change(ref, w.Before, w.After, first)
+		s.curBytes += changeLen(&ch, len(changeIndent))
 		if s.size.bytes+s.curBytes > s.opts.Limits.TimelineBytes {
 			s.overflow = true
 		}
 		step.Changes = append(step.Changes, ch)
+	}
+	// What Kyverno, the user and the controllers wrote, in the order they
+	// wrote it, then anything else the step changed.
+	for _, t := range s.touched {
+		i, ok := at[refKey(t.ref)]
+		if !ok || taken[i] {
+			continue // created and deleted within the step, or written back unchanged
+		}
+		taken[i] = true
+		add(t.ref, written[i], t.first)
+	}
+	for i, w := range written {
+		if !taken[i] {
+			add(objectOf(w).Ref(), w, nil)
+		}
 	}
 	s.steps = append(s.steps, *step)
 	if !s.overflow {
@@ -294,11 +271,107 @@ func (s *Session) end() *timeline.Step {
 	}
 	s.cur = nil
 	if auditStores {
-		if err := s.store.Audit(); err != nil {
-			noteAudit(err)
-		}
+		s.auditStep()
 	}
 	return &s.steps[len(s.steps)-1]
+}
+
+// change records one object the step changed: before is the object as the
+// previous step left it, after as this one leaves it (nil: absent), first
+// as the step's first write to it left it (nil: unknown or deleted).
+func (s *Session) change(ref resource.Ref, before, after, first resource.Object) timeline.Change {
+	ch := timeline.Change{Object: ref, After: after}
+	switch {
+	case before == nil:
+		ch.Change = timeline.ChangeCreated
+	case after == nil:
+		ch.Change = timeline.ChangeDeleted
+	case before.UID() != after.UID():
+		ch.Change = timeline.ChangeRecreated
+	default:
+		ch.Change = timeline.ChangeUpdated
+	}
+	switch ch.Change {
+	case timeline.ChangeCreated:
+		ch.Whole = after
+	case timeline.ChangeDeleted:
+		delete(s.rendered, ref)
+	default:
+		_ = s.budget.Charge(budget.Object, "the step's changes") // overLimit stops the run
+		patch, exact := timeline.PatchOf(before, after)
+		if exact {
+			ch.Patch = patch
+		} else {
+			ch.Whole = after
+		}
+		if ch.Change == timeline.ChangeUpdated && first != nil && sameContent(before, after) && !sameContent(before, first) {
+			// A write undone within the step (Kyverno reverting an edit):
+			// the diffs of the write and the revert are its only record.
+			name := ref.String()
+			old, err1 := s.yaml(before)
+			mid, err2 := s.yaml(first)
+			now, err3 := s.yaml(after)
+			if err1 != nil || err2 != nil || err3 != nil {
+				// An object whose YAML alone is larger than the timeline
+				// may be: the step is recorded in outline, and the run stops.
+				s.curBytes += s.opts.Limits.TimelineBytes + 1
+				s.overflow = true
+				return ch
+			}
+			_ = s.budget.Charge(int64(len(old)+len(mid)+len(now)), "the step's diffs") // overLimit stops the run
+			ch.Diff = source.Diff(name+" (before)", name+" (after the step's first write)", old, mid) +
+				source.Diff(name+" (after the step's first write)", name+" (after)", mid, now)
+		}
+	}
+	return ch
+}
+
+// writtenKey names an object as the store does (its kind's versions share
+// storage), to match the controller's refs with the store's writes.
+type writtenKey struct{ group, kind, namespace, name string }
+
+func refKey(r resource.Ref) writtenKey {
+	g, _ := resource.SplitAPIVersion(r.APIVersion)
+	return writtenKey{g, r.Kind, r.Namespace, r.Name}
+}
+
+func keyOfWritten(w cluster.Written) writtenKey { return refKey(objectOf(w).Ref()) }
+
+func objectOf(w cluster.Written) resource.Object {
+	if w.After != nil {
+		return w.After
+	}
+	return w.Before
+}
+
+// auditStep checks, for the engine's tests, the store's ownership rules
+// and that the timeline's changes give the cluster exactly: Initial with
+// every step's changes applied is the store's own snapshot, object for
+// object.
+func (s *Session) auditStep() {
+	if err := s.store.Audit(); err != nil {
+		noteAudit(err)
+	}
+	if s.replayed == nil {
+		s.replayed = timeline.NewCluster(s.initial)
+	}
+	last := &s.steps[len(s.steps)-1]
+	s.replayed.Apply(last)
+	if s.overflow {
+		return // a step cut short records none of its changes
+	}
+	got, want := s.replayed.Objects(), s.store.Snapshot()
+	if len(got) != len(want) {
+		noteAudit(fmt.Errorf("step %d (%s): the timeline's changes give %d objects, the store holds %d", last.Index, last.Summary, len(got), len(want)))
+		return
+	}
+	for i := range want {
+		if !resource.Same(got[i], want[i]) {
+			noteAudit(fmt.Errorf("step %d (%s): the timeline's changes give %s at position %d, the store holds %s (resourceVersion %s)",
+				last.Index, last.Summary, got[i].Ref(), i, want[i].Ref(), want[i].ResourceVersion()))
+			return
+		}
+	}
 }
 
 // cutShort replaces the last step, which made the timeline larger than
@@ -308,7 +381,7 @@ func (s *Session) end() *timeline.Step {
 func (s *Session) cutShort() {
 	last := &s.steps[len(s.steps)-1]
 	*last = timeline.Step{Index: last.Index, StepName: last.StepName, Operation: last.Operation, Summary: last.Summary, Time: last.Time,
-		Events: []timeline.Event{}, Changes: []timeline.Change{}, Cluster: []resource.Object{},
+		Events: []timeline.Event{}, Changes: []timeline.Change{},
 		Error: fmt.Sprintf("%v: this step would make the timeline larger than %d bytes, so what it did is not recorded", ErrLimit, s.opts.Limits.TimelineBytes)}
 	s.size.update(s.steps)
 }
@@ -494,6 +567,9 @@ func (s *Session) PutAs(user admission.UserInfo, mode string, obj resource.Objec
 		return nil, nil, &scenario.UnsupportedError{Reason: fmt.Sprintf("writes the %s %s, and this build of genplay has no CEL engine "+
 			"(the browser's core build leaves the GeneratingPolicy family out); run the scenario with the genplay CLI", next.Kind(), next.Name())}
 	}
+	if err := s.certificateStrategy(user, old, next); err != nil {
+		return nil, nil, err
+	}
 	mark := s.eventMark()
 	var out resource.Object
 	verb := timeline.ActionCreated
@@ -507,13 +583,14 @@ func (s *Session) PutAs(user admission.UserInfo, mode string, obj resource.Objec
 		return nil, nil, err
 	}
 	s.userEventAt(mark, verb, out.Ref(), writeReason(user, mode))
+	s.runSigner(out)
 	return out, nil, nil
 }
 
 // writeReason says who wrote an object, and how.
 func writeReason(user admission.UserInfo, mode string) string {
 	if user.Username != Admin.Username {
-		return "by " + user.Username + " (kubectl --as, " + mode + ")"
+		return "by " + user.Username + " (" + mode + ")"
 	}
 	return map[string]string{ModeApply: "applied by the user", ModeCreate: "created by the user",
 		ModeUpdate: "replaced by the user (update)", ModePatch: "patched by the user"}[mode]

@@ -335,10 +335,12 @@ spec:
             ($error != null): true
 `
 
-// TestEmbedFromAnotherOrigin includes embed.js in a page on another origin,
-// under the CSP README.md tells such pages to use, with the headers
-// netlify.toml gives the site.
-func TestEmbedFromAnotherOrigin(t *testing.T) {
+// crossOrigin serves genplay's site (site/dist, with the headers
+// netlify.toml gives it) and, on another origin, a documentation page whose
+// body is body and whose head includes the site's embed.js under the CSP
+// README.md tells such pages to use. It returns the page's URL and the
+// site's.
+func crossOrigin(t *testing.T, body string) (docsURL, siteURL string) {
 	files := http.FileServer(http.Dir(distDir))
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", CSP)
@@ -354,21 +356,148 @@ func TestEmbedFromAnotherOrigin(t *testing.T) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Elsewhere</title>
 <script src="%s/embed.js" defer></script></head><body><h1>Another site's docs</h1>
-<script type="text/x-genplay-scenario" data-title="from another origin">
-%s</script></body></html>`, site.URL, markupFreeScenario)
+%s</body></html>`, site.URL, body)
 	}))
 	t.Cleanup(docs.Close)
+	return docs.URL, site.URL
+}
 
+// TestEmbedFromAnotherOrigin includes embed.js in a page on another origin,
+// under the CSP README.md tells such pages to use, with the headers
+// netlify.toml gives the site.
+func TestEmbedFromAnotherOrigin(t *testing.T) {
+	docs, site := crossOrigin(t, `<script type="text/x-genplay-scenario" data-title="from another origin">
+`+markupFreeScenario+`</script>`)
 	p := newBrowser(t).page(true)
 	p.recordCSPViolations()
-	p.do(chromedp.Navigate(docs.URL + "/"))
+	p.do(chromedp.Navigate(docs + "/"))
 	pl := player{p, 0}
 	p.waitFor(`document.querySelector('[data-genplay]')?.dataset.genplay === 'ready'`, "the player")
 	pl.stepTo(2)
 	assert.Contains(t, pl.cluster(), "ConfigMap team-a/team-settings")
-	assert.True(t, strings.HasPrefix(eval[string](p, pl.part("a.open")+`.href`), site.URL+"/#s="), "the playground link points at the genplay site")
+	assert.True(t, strings.HasPrefix(eval[string](p, pl.part("a.open")+`.href`), site+"/#s="), "the playground link points at the genplay site")
 	assert.Empty(t, eval[[]string](p, `window.__cspViolations`))
 	p.shot("26-embed-other-origin")
+}
+
+// slowCELScenario is a GeneratingPolicy whose every evaluation makes fifty
+// regular-expression calls that each walk a 1,000-character string with
+// all of a 150-instruction program (priced at about 15,500 units each, so
+// every call is allowed), on a hundred Namespaces: seconds of CEL work
+// before the run's work budget ends it.
+func slowCELScenario() string {
+	var b strings.Builder
+	b.WriteString(`apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: slow-cel
+spec:
+  steps:
+  - name: a policy of slow CEL calls
+    try:
+    - apply:
+        resource:
+          apiVersion: policies.kyverno.io/v1
+          kind: GeneratingPolicy
+          metadata:
+            name: slow
+          spec:
+            matchConstraints:
+              resourceRules:
+              - apiGroups: [""]
+                apiVersions: [v1]
+                operations: [CREATE]
+                resources: [namespaces]
+            variables:
+            - name: s
+              expression: 'lists.range(1000).map(i, "a").join("")'
+            - name: slow
+              expression: 'lists.range(50).all(i, variables.s.matches("(a?){30}a{30}$"))'
+            generate:
+            - expression: 'variables.slow && generator.apply(object.metadata.name, [])'
+  - name: a hundred namespaces
+    try:
+`)
+	for i := range 100 {
+		fmt.Fprintf(&b, "    - apply:\n        resource: {apiVersion: v1, kind: Namespace, metadata: {name: team-%d}}\n", i)
+	}
+	return b.String()
+}
+
+// TestEmbedStopsASlowCELRunFromAnotherOrigin: on another origin the
+// embed's engine runs on the page's own thread (no Worker can come from
+// genplay's origin). A scenario of slow CEL calls leaves that page
+// responsive (the run gives the page's event loop a turn between bits of
+// work), the player offers Stop, Stop ends the run with a message that
+// says so, and the engine then runs the page's next player (a CEL one too,
+// queued behind the slow run on the same engine).
+func TestEmbedStopsASlowCELRunFromAnotherOrigin(t *testing.T) {
+	docs, _ := crossOrigin(t, `<script type="text/x-genplay-scenario" data-title="slow CEL">
+`+slowCELScenario()+`</script>
+<button id="poke" type="button">poke</button>
+<script type="text/x-genplay-scenario" data-title="an ordinary one">
+`+exampleText(t, celNetpolExample)+`</script>`)
+	p := newBrowser(t).page(true)
+	p.recordCSPViolations()
+	// The page measures its own responsiveness: the longest time between
+	// two turns of a 20 ms timer, and the clicks on its button.
+	p.do(chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, cdppage.AddScriptToEvaluateOnNewDocument, cdppage.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `window.__gap = 0; window.__pokes = 0;
+				let last = performance.now();
+				setInterval(() => { const now = performance.now(); window.__gap = Math.max(window.__gap, now - last); last = now; }, 20);
+				document.addEventListener('click', (e) => { if (e.target.id === 'poke') window.__pokes++; });`,
+		})
+		return err
+	}))
+	p.do(chromedp.Navigate(docs + "/"))
+	slow, next := player{p, 0}, player{p, 1}
+	p.waitFor(slow.host()+`.dataset.genplay === 'running'`, "the slow run to say it is running")
+	p.waitFor(`!`+slow.part("button.stop")+`.hidden`, "the Stop button")
+	p.waitFor(`genplay.running && genplay.build === 'full'`, "the full engine to run the CEL scenario")
+	require.Equal(t, "Running the scenario…", slow.text(".status"))
+
+	t.Run("the page stays responsive while the CEL calls run", func(t *testing.T) {
+		p.t = t
+		eval[int](p, `window.__gap = 0`)
+		for i := range 5 {
+			start := time.Now()
+			p.do(chromedp.Click(chromedp.CSS("#poke")))
+			assert.Equal(t, i+1, eval[int](p, `window.__pokes`), "the page handled the click")
+			// Answered while the run goes on is what shows the page's
+			// thread free; the bound only catches a page that answers
+			// late, and is loose because a loaded CI machine gives the
+			// renderer little CPU.
+			assert.Less(t, time.Since(start), 5*time.Second, "the page answers while the engine works")
+			assert.True(t, eval[bool](p, `genplay.running`), "the run was still going")
+			time.Sleep(150 * time.Millisecond)
+		}
+		gap := eval[float64](p, `window.__gap`)
+		t.Logf("the longest the page's thread was busy between two timer turns while the run went on: %.0f ms", gap)
+		assert.Less(t, gap, 2000.0, "the page's timers kept running")
+		p.shot("27-embed-slow-cel-running")
+	})
+
+	t.Run("Stop ends the run and says so", func(t *testing.T) {
+		p.t = t
+		start := time.Now()
+		slow.click("button.stop")
+		p.waitFor(slow.host()+`.dataset.genplay === 'stopped'`, "the stopped player")
+		t.Logf("stopped %v after the click", time.Since(start).Round(time.Millisecond))
+		assert.Contains(t, slow.text(".status"), "you stopped the run")
+		assert.True(t, eval[bool](p, slow.part("button.stop")+`.hidden`))
+		assert.False(t, eval[bool](p, `genplay.crashed`))
+		p.shot("28-embed-slow-cel-stopped")
+	})
+
+	t.Run("the engine runs the next player", func(t *testing.T) {
+		p.t = t
+		p.waitFor(next.host()+`.dataset.genplay === 'ready'`, "the next player")
+		next.stepTo(2)
+		assert.Contains(t, next.cluster(), "NetworkPolicy team-a/default-deny")
+		assert.False(t, eval[bool](p, `genplay.running`))
+		assert.Empty(t, eval[[]string](p, `window.__cspViolations`))
+	})
 }
 
 // markupFreeScenario is a small scenario for pages a test writes itself.

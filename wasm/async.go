@@ -63,6 +63,7 @@ func asyncRun() (runAsync, stop safejs.Func, err error) {
 	}
 	runAsync, err = safejs.FuncOf(func(_ safejs.Value, args []safejs.Value) any {
 		text, options, argErr := arguments(args)
+		token, base := optionalString(args, 2), optionalString(args, 3)
 		var executor safejs.Func
 		executor, err := safejs.FuncOf(func(_ safejs.Value, p []safejs.Value) any {
 			resolve := p[0]
@@ -89,7 +90,7 @@ func asyncRun() (runAsync, stop safejs.Func, err error) {
 						inFlight.Unlock()
 					}()
 					last := time.Now()
-					out = bridge.RunYielding(ctx, text, options, func() {
+					out = bridge.RunYielding(ctx, text, options, token, base, func() {
 						if time.Since(last) >= yieldEvery {
 							time.Sleep(time.Millisecond)
 							last = time.Now()

@@ -126,7 +126,12 @@
 // run takes a scenario (a chainsaw Test, as `genplay run` takes) and
 // resolves to a plain object deep-equal to JSON.parse of what `genplay run
 // -o json` prints for the same text: the timeline.Result of
-// [github.com/genplay/genplay/engine/timeline]. It never rejects: a bad
+// [github.com/genplay/genplay/engine/timeline], in the format its package
+// doc describes (genplay.timeline/v2). Runs of one page share what did not
+// change: a step (or the initial objects) equal to the one of an earlier
+// answer the loader holds is that earlier object, so treat results as
+// read-only. The page reads them through site/src/reader.js, the
+// engine's reader in JavaScript. It never rejects: a bad
 // argument, an engine that is not ready, or a recovered Go panic also come
 // back as a Result whose diagnostics hold one error (an internal error's
 // message starts with "internal error:"). run is deterministic, so the
@@ -155,9 +160,19 @@
 // to run again.
 //
 // Below the loader, inside the worker, this program sets
-// globalThis.__genplayWasm = {version, build ("core" | "full"), run(text, optionsJSON) -> resultJSON,
-// injectFault(name) -> error} and then calls globalThis.__genplayOnReady()
-// if the worker defined it. Nothing else should use that private object.
+// globalThis.__genplayWasm = {version, build ("core" | "full"),
+// run(text, optionsJSON, token?, base?) -> resultJSON, runAsync (the same
+// arguments, a Promise of the same answer: the page's-thread runner),
+// stop(), injectFault(name) -> error}
+// and then calls globalThis.__genplayOnReady() if the worker defined it.
+// Nothing else should use that private object. token names the answer;
+// base names an earlier answer the loader still holds (its last, for the
+// same options). When the engine remembers base (bridge.RunSince: its last
+// eight answers), the answer leaves out what is the same in it and says so
+// in a field the loader removes: "reuse": {"base", "steps": N, "initial"?:
+// true} means base's first N steps (and its initial objects) come first.
+// So a run after an edit at the end of the scenario, the playground's
+// actions, transfers only the steps it added.
 // injectFault is test-only: genplay.injectFault passes it to the worker,
 // where it arms [bridge.InjectFault] ("panic" or "exit") for the next run,
 // so the browser tests can prove the page survives both kinds of crash; it

@@ -32,7 +32,8 @@ func register() error {
 		if err != nil {
 			return string(bridge.Failure(err))
 		}
-		return string(bridge.Run(text, options))
+		token, base := optionalString(args, 2), optionalString(args, 3)
+		return string(bridge.RunSince(text, options, token, base))
 	})
 	if err != nil {
 		return fmt.Errorf("wrap run: %w", err)
@@ -115,4 +116,17 @@ func arguments(args []safejs.Value) (text, options string, err error) {
 		return "", "", fmt.Errorf("run: read options: %w", err)
 	}
 	return text, options, nil
+}
+
+// optionalString is args[i] when it is a string, else "": run's private
+// token and base (wasm/doc.go).
+func optionalString(args []safejs.Value, i int) string {
+	if len(args) <= i || args[i].Type() != safejs.TypeString {
+		return ""
+	}
+	s, err := args[i].String()
+	if err != nil {
+		return ""
+	}
+	return s
 }

@@ -12,7 +12,9 @@ import (
 const usage = `genplay: watch what Kyverno's generate rules do over time, without a cluster.
 
 Usage:
-  genplay run [-o text|json] [--no-color] FILE   run a scenario (a chainsaw Test) and print its timeline
+  genplay run [-o text|json] [-format v2|v1] [--no-color] FILE
+                                                   run a scenario (a chainsaw Test) and print its timeline;
+                                                   -o json prints the timeline format of engine/timeline (v2; -format v1 for v1)
   genplay test [--json] [-v] [--permissions P] [--install FILE] [--config FILE] [--report-format F] PATH...
                                                    run chainsaw tests and kyverno-test.yaml files; PASS|FAIL|SKIP per test,
                                                    and a report for CI as chainsaw writes it (JSON, JUNIT-TEST, ...)

@@ -131,9 +131,9 @@ func downstreamState(res *timeline.Result, clone bool) string {
 	}
 	var before, after resource.Object
 	var beforeSeen bool
-	for _, s := range res.Steps {
+	for s, cluster := range res.Clusters() {
 		var found resource.Object
-		for _, o := range s.Cluster {
+		for _, o := range cluster.Objects() {
 			if o.Ref().String() == ref {
 				found = o
 			}

@@ -256,9 +256,16 @@ func genericReason(msg string) string {
 // holds a downstream (an object labelled generate.kyverno.io/policy-name),
 // or -1.
 func firstGeneration(c *migrate.Comparison) int {
+	at := make(map[int]int, len(c.Steps)) // the last run step of each compared step
 	for i, s := range c.Steps {
-		last := s.Legacy[len(s.Legacy)-1]
-		for _, o := range last.Cluster {
+		at[s.Legacy[len(s.Legacy)-1].Index] = i
+	}
+	for st, cluster := range c.Legacy.Clusters() {
+		i, ok := at[st.Index]
+		if !ok {
+			continue
+		}
+		for _, o := range cluster.Objects() {
 			if _, ok := o.Labels()["generate.kyverno.io/policy-name"]; ok && migrate.Compared(o) {
 				return i
 			}

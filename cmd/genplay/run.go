@@ -19,6 +19,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	output := fs.String("o", "text", "output format: text or json")
+	format := fs.String("format", "v2", "with -o json, the timeline's format: v2 ("+timeline.FormatVersion+") or v1 ("+timeline.FormatV1+", every step with the whole cluster)")
 	noColor := fs.Bool("no-color", false, "never colour the text output")
 	exceptions := fs.Bool("policy-exceptions", false,
 		"enable CEL PolicyExceptions, as Kyverno's --enablePolicyException does (off by default, as in the Helm chart)")
@@ -31,6 +32,10 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *output != "text" && *output != "json" {
 		fmt.Fprintf(stderr, "genplay run: -o %q: want text or json\n", *output)
+		return 2
+	}
+	if err := timeline.CheckFormat(*format); err != nil {
+		fmt.Fprintf(stderr, "genplay run: -format: %v\n", err)
 		return 2
 	}
 	file := fs.Arg(0)
@@ -67,7 +72,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 3
 		}
 		if *output == "json" {
-			out, err := timeline.Marshal(res)
+			out, err := timeline.MarshalAs(res, *format)
 			if err != nil {
 				fmt.Fprintf(stderr, "genplay run: %v\n", err)
 				return 3

@@ -117,7 +117,7 @@ describe("the built worker answers as the native server does", () => {
   test("the health check answers as the native server does", async () => {
     const a = await same("/healthz");
     assert.equal(a.status, 200);
-    assert.deepEqual(JSON.parse(a.body), { status: "ok", format: "genplay.timeline/v1" });
+    assert.deepEqual(JSON.parse(a.body), { status: "ok", format: "genplay.timeline/v2" });
   });
 
   test("the gallery answers as the native server does", async () => {

@@ -27,7 +27,7 @@ func Verify(res *timeline.Result, checks []Check) []string {
 	if len(res.Steps) == 0 {
 		return nil
 	}
-	objs := res.Steps[len(res.Steps)-1].Cluster
+	objs := res.Final().Objects()
 	var problems []string
 	for _, c := range checks {
 		ns, name := splitName(c.Name, c.Result.Namespace)

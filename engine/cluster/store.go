@@ -132,7 +132,8 @@ type Store struct {
 	// has written, by uid (apply.go); nil until the first apply.
 	managed map[string]*managedFields
 
-	audit *audit // nil unless EnableAudit
+	audit   *audit   // nil unless EnableAudit
+	journal *journal // nil unless RecordWrites
 }
 
 // KeepUIDs makes Create keep an object's own metadata.uid (when no stored
@@ -824,6 +825,7 @@ func splitmix(x uint64) uint64 {
 
 func (s *Store) insert(key objKey, o resource.Object) {
 	s.writes++
+	s.journal.note(key, nil)
 	e := &entry{key: key, kind: s.kindID(key.gk), obj: o, uid: o.UID(), owners: ownerUIDs(o)}
 	s.objects[key] = e
 	byNS := s.byType[e.kind]
@@ -853,6 +855,7 @@ func (s *Store) insert(key objKey, o resource.Object) {
 
 func (s *Store) remove(e *entry) {
 	s.writes++
+	s.journal.note(e.key, e.obj)
 	key := e.key
 	delete(s.objects, key)
 	if byNS := s.byType[e.kind]; byNS != nil {

@@ -218,22 +218,23 @@ type checks struct {
 // Kyverno did in it.
 func collect(res *timeline.Result, ops []opRef, ns string) ([]checks, error) {
 	var out []checks
-	var prev []resource.Object
+	prev := res.Initial
 	start := 0
 	next := 0
-	for i, st := range res.Steps {
+	for st, cluster := range res.Clusters() {
 		if next >= len(ops) || st.Operation != scenario.OpError || st.Summary != ops[next].marker {
 			continue
 		}
 		op := ops[next]
 		next++
 		c := checks{at: op}
-		c.items = opChecks(op, res.Steps[start:i], prev, st.Cluster, ns)
+		now := cluster.Objects()
+		c.items = opChecks(op, res.Steps[start:st.Index], prev, now, ns)
 		if len(c.items) > 0 {
 			out = append(out, c)
 		}
-		prev = st.Cluster
-		start = i + 1
+		prev = now
+		start = st.Index + 1
 	}
 	if next != len(ops) {
 		return nil, fmt.Errorf("internal error: the export run reached %d of %d operations", next, len(ops))

@@ -198,6 +198,26 @@ func (c *Controller) UpdateAdmitted(user admission.UserInfo, obj resource.Object
 	return updated, nil
 }
 
+// UpdateSubresource replaces obj as user through a subresource (a
+// CertificateSigningRequest's approval or status): recorded and watched
+// like any change, but not admitted, since Kyverno's webhooks register for
+// the main resources only.
+func (c *Controller) UpdateSubresource(user admission.UserInfo, obj resource.Object) (resource.Object, error) {
+	old, err := c.store.View(obj.Ref()) // only read
+	if err != nil {
+		return nil, err
+	}
+	updated, err := c.store.Update(obj)
+	if err != nil {
+		return nil, err
+	}
+	if updated.ResourceVersion() != old.ResourceVersion() {
+		c.rec.Changed(old, updated)
+		c.observe(WatchEvent{Type: WatchModified, Object: updated, Old: old, User: user})
+	}
+	return updated, nil
+}
+
 // Apply writes obj as user with a forced server-side apply by FieldManager
 // (cluster.Store.Apply) and admits the request: a CREATE when it created
 // the object, else an UPDATE, as for Create and Update.

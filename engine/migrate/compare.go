@@ -143,14 +143,22 @@ func (c *Comparison) align() {
 		cause = CauseConversion
 	}
 	labelSet := map[string]bool{}
+	// The cluster after each unit, on each side.
+	lc, rc := timeline.NewCluster(c.Legacy.Initial), timeline.NewCluster(c.CEL.Initial)
 	for i := range n {
 		l, r := lu[i], cu[i]
 		if l.steps[0].StepName != r.steps[0].StepName || l.steps[0].Operation != r.steps[0].Operation {
 			c.Unaligned = fmt.Sprintf("step %d: %q against %q", l.steps[0].Index, l.steps[0].Summary, r.steps[0].Summary)
 			break
 		}
+		for j := range l.steps {
+			lc.Apply(&l.steps[j])
+		}
+		for j := range r.steps {
+			rc.Apply(&r.steps[j])
+		}
 		sc := StepComparison{Index: l.steps[0].Index, StepName: l.steps[0].StepName, Summary: l.steps[0].Summary, Legacy: l.steps, CEL: r.steps}
-		sc.Diffs = diffClusters(l.steps[len(l.steps)-1].Cluster, r.steps[len(r.steps)-1].Cluster, labelSet)
+		sc.Diffs = diffClusters(lc.Objects(), rc.Objects(), labelSet)
 		stepCause := ""
 		for j := range sc.Diffs {
 			d := &sc.Diffs[j]

@@ -257,6 +257,13 @@ func Equal(a, b any) bool {
 	return equalValue(a, b)
 }
 
+// Same reports whether a and b are the same object (the same map), not
+// merely equal ones: a store that never changes what it stored tells its
+// versions apart by identity.
+func Same(a, b Object) bool {
+	return reflect.ValueOf(map[string]any(a)).UnsafePointer() == reflect.ValueOf(map[string]any(b)).UnsafePointer()
+}
+
 // equalValue is reflect.DeepEqual(a, b), answered without reflection for
 // JSON-shaped values (reflect's map iteration allocates for every key and
 // value; Equal runs on every store update and sync). The rules are

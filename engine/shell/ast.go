@@ -1,6 +1,9 @@
 package shell
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Command is one kubectl invocation from a script or command operation,
 // with the pipeline that follows it.
@@ -132,18 +135,50 @@ func (d *Deferred) Words() [][]Word {
 	return out
 }
 
+// Texts returns the heredocs and redirection targets of the pipeline
+// known only when it runs, stage by stage, each to expand without
+// splitting.
+func (d *Deferred) Texts() []Word {
+	var out []Word
+	for _, st := range d.stages {
+		if st.stdinParts != nil {
+			out = append(out, st.stdinParts)
+		}
+		for _, r := range st.redirects {
+			if r.targetParts != nil {
+				out = append(out, r.targetParts)
+			}
+		}
+	}
+	return out
+}
+
 // Resolve builds the command from its expanded words (stage by stage, as
-// Words lines them up), checked as a command known before running is.
-func (d *Deferred) Resolve(words [][]string) (Pipeline, error) {
-	if len(words) != len(d.stages) {
-		return Pipeline{}, fmt.Errorf("expanded %d stages of %d", len(words), len(d.stages))
+// Words lines them up) and texts (as Texts lines them up), checked as a
+// command known before running is.
+func (d *Deferred) Resolve(words [][]string, texts []string) (Pipeline, error) {
+	if len(words) != len(d.stages) || len(texts) != len(d.Texts()) {
+		return Pipeline{}, fmt.Errorf("expanded %d stages and %d texts of %d and %d", len(words), len(texts), len(d.stages), len(d.Texts()))
 	}
 	stages := make([]rawStage, len(d.stages))
 	for i, st := range d.stages {
 		if len(words[i]) == 0 {
 			return Pipeline{}, fmt.Errorf("line %d: a command expanded to nothing", d.Line)
 		}
-		stages[i] = rawStage{words: words[i], parts: make([]Word, len(words[i])), redirects: st.redirects, stdin: st.stdin}
+		stages[i] = rawStage{words: words[i], parts: make([]Word, len(words[i])), redirects: slices.Clone(st.redirects), stdin: st.stdin}
+		if st.stdinParts != nil {
+			stages[i].stdin = &texts[0]
+			texts = texts[1:]
+		}
+		for j, r := range stages[i].redirects {
+			if r.targetParts != nil {
+				if texts[0] == "" {
+					return Pipeline{}, fmt.Errorf("line %d: ambiguous redirect (its target expanded to nothing)", d.Line)
+				}
+				stages[i].redirects[j] = redirect{op: r.op, target: texts[0]}
+				texts = texts[1:]
+			}
+		}
 	}
 	pl := Pipeline{Line: d.Line}
 	if u, ok, err := utilPipeline(stages); ok || err != nil {
@@ -211,6 +246,7 @@ func (l List) Commands() []*Command {
 					for _, stage := range p.Deferred.Words() {
 						words(stage...)
 					}
+					words(p.Deferred.Texts()...)
 					if p.Deferred.Provisional != nil {
 						out = append(out, p.Deferred.Provisional)
 					}

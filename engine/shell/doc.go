@@ -22,6 +22,18 @@
 // (scratch.go): files in memory for the whole test, the test's own folder
 // read through it, the real file system never written.
 //
+// Who kubectl is: chainsaw writes a kubeconfig for every operation and
+// points $KUBECONFIG at it (kubeconfig.go), naming the admin's client
+// certificate. kubectl config (kubectl_config.go) reads and edits
+// kubeconfigs in the scratch folder; openssl genrsa, req and x509
+// (openssl.go) make keys, requests and certificates (package pki);
+// kubectl certificate approve|deny (kubectl_certificate.go) writes a
+// CertificateSigningRequest's approval, and the cluster's signer issues
+// its certificate (package certificates). A kubectl call whose context's
+// user has another client certificate acts as the user the API server
+// authenticates from it. The browser's builds leave these out
+// (identity_wasm.go), and a script that needs them is skipped there.
+//
 // kubectl's flag grammar is kubectl_flags.go; each verb is a file,
 // kubectl_VERB.go (apply and replace, create, delete, get, label and
 // annotate, patch, run, scale, wait, exec, the kubectl-evict plugin's

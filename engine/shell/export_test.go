@@ -11,3 +11,7 @@ var ApplyPatch = applyPatch
 
 // Grep exports grep to the package's external tests.
 var Grep = grep
+
+// KubeconfigsAvailable says whether this build has kubeconfigs, client
+// certificates and openssl (the browser's core build has not).
+const KubeconfigsAvailable = kubeconfigMissing == ""

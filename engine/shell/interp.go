@@ -230,7 +230,15 @@ func (sh *shell) deferred(d *Deferred) {
 			expanded[i] = append(expanded[i], fields...)
 		}
 	}
-	pl, err := d.Resolve(expanded)
+	var texts []string
+	for _, w := range d.Texts() {
+		v, ok := sh.concat(w)
+		if !ok {
+			return
+		}
+		texts = append(texts, v)
+	}
+	pl, err := d.Resolve(expanded, texts)
 	if err == nil && pl.Kubectl != nil {
 		err = sh.r.precheck(pl.Kubectl)
 	}
@@ -362,6 +370,7 @@ func (sh *shell) kubectl(c *Command) {
 		return
 	}
 	r.s.Begin(sh.stepName, sh.op.Type, c.Text)
+	r.vars = sh.vars
 	code, err := r.pipeline(c, sh.res)
 	if err != nil {
 		sh.stopped = true

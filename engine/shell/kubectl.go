@@ -102,15 +102,43 @@ func invalidMessage(se *cluster.StatusError) string {
 	return b.String()
 }
 
+// kubectlError is what kubectl prints on stderr before exiting 1, for
+// errors of the client (its configuration, its credentials).
+type kubectlError struct{ msg string }
+
+func (e kubectlError) Error() string { return e.msg }
+
 // kubectl runs one kubectl call with stdin.
 func (r *runner) kubectl(c *Command, stdin string) (stdout, stderr string, code int, err error) {
 	if err := r.precheckOne(c); err != nil {
 		return "", "", 0, err
 	}
 	o := &kubectlOutput{}
-	user, err := r.impersonate(c)
-	if err != nil {
-		return "", "", 0, err
+	var user *admission.UserInfo
+	r.contextNamespace = ""
+	if c.Verb != "config" {
+		var ke kubectlError
+		user, r.contextNamespace, err = r.credentials(c)
+		if errors.As(err, &ke) {
+			return "", ke.msg + "\n", 1, nil
+		}
+		if err != nil {
+			return "", "", 0, err
+		}
+		if user != nil && !slices.Contains(userVerbs, c.Verb) {
+			return "", "", 0, &scenario.UnsupportedError{Reason: "runs kubectl " + c.Verb + " as " + user.Username +
+				" (its kubeconfig's user), which genplay simulates only for " + strings.Join(userVerbs, ", ")}
+		}
+	}
+	r.identity = ""
+	if user != nil {
+		r.identity = "the client certificate of the kubeconfig's user (subject CN " + user.Username + ")"
+	}
+	if c.As != "" {
+		if user, err = r.impersonate(c); err != nil {
+			return "", "", 0, err
+		}
+		r.identity = "kubectl --as " + user.Username
 	}
 	switch c.Verb {
 	case "apply", "replace":
@@ -137,6 +165,10 @@ func (r *runner) kubectl(c *Command, stdin string) (stdout, stderr string, code 
 		err = r.kubectlEvict(c, o)
 	case "rollout":
 		err = r.kubectlRollout(c, o)
+	case "config":
+		err = r.kubectlConfig(c, o)
+	case "certificate":
+		err = r.kubectlCertificate(c, user, o)
 	default:
 		err = &scenario.UnsupportedError{Reason: "runs kubectl " + c.Verb + ", which genplay does not simulate"}
 	}
@@ -238,7 +270,7 @@ func (r *runner) kubectlWrite(mode string, obj resource.Object, doc *source.Docu
 // impersonationNote says on the timeline how a request as an impersonated
 // user is simulated.
 func (r *runner) impersonationNote(ref resource.Ref, user admission.UserInfo) {
-	reason := "kubectl --as " + user.Username + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
+	reason := r.identity + ": genplay does not enforce RBAC; the request reaches Kyverno as this user (groups " +
 		strings.Join(user.Groups, ", ") + "; cluster roles bound: " + orNone(user.ClusterRoles) + "; roles: " + orNone(user.Roles) + ")"
 	if user.Username == admission.BackgroundUser {
 		reason += "; it is Kyverno's background controller, whose requests generate policies skip unless they set skipBackgroundRequests: false"
@@ -313,6 +345,10 @@ func (r *runner) precheckOne(c *Command) error {
 		}
 	case "describe":
 		return &scenario.UnsupportedError{Reason: "runs kubectl describe, whose output genplay does not reproduce"}
+	case "config":
+		return checkConfig(c)
+	case "certificate":
+		return checkCertificate(c)
 	case "wait":
 		if f := last(c.Flags["for"]); !strings.HasPrefix(f, "delete") && !strings.HasPrefix(f, "jsonpath=") {
 			return &scenario.UnsupportedError{Reason: "waits for " + f + ": simulated objects have no controllers or kubelet to set status conditions"}
@@ -325,8 +361,8 @@ func (r *runner) precheckOne(c *Command) error {
 	if c.DryRun == "server" {
 		return &scenario.UnsupportedError{Reason: "uses --dry-run=server, which genplay does not simulate"}
 	}
-	if c.As != "" && !slices.Contains([]string{"create", "apply", "delete", "get", "label", "annotate"}, c.Verb) {
-		return &scenario.UnsupportedError{Reason: "impersonates " + c.As + " with kubectl " + c.Verb + ", which genplay simulates only for create, apply, delete, get, label and annotate"}
+	if c.As != "" && !slices.Contains(userVerbs, c.Verb) {
+		return &scenario.UnsupportedError{Reason: "impersonates " + c.As + " with kubectl " + c.Verb + ", which genplay simulates only for " + strings.Join(userVerbs, ", ")}
 	}
 	if c.Flags["as-group"] != nil {
 		return &scenario.UnsupportedError{Reason: "impersonates groups (--as-group), which genplay does not simulate"}
@@ -336,6 +372,11 @@ func (r *runner) precheckOne(c *Command) error {
 	}
 	return nil
 }
+
+// userVerbs are the kubectl verbs genplay runs as a user other than the
+// admin (kubectl --as, or a kubeconfig's user): the others would write as
+// the admin.
+var userVerbs = []string{"create", "apply", "delete", "get", "label", "annotate", "certificate"}
 
 func last(v []string) string {
 	if len(v) == 0 {

@@ -109,6 +109,9 @@ func (r *runner) namespace(c *Command) string {
 	if c.Namespace != "" {
 		return c.Namespace
 	}
+	if r.contextNamespace != "" {
+		return r.contextNamespace
+	}
 	return r.opts.Namespace
 }
 

@@ -18,17 +18,19 @@ var (
 		"subresource", "grace-period", "replicas", "current-replicas", "field-selector", "sort-by", "template",
 		"from-literal", "from-file", "restart", "labels", "env", "port", "overrides", "kustomize", "raw",
 		"server", "token", "user", "cluster", "resource-version", "label-columns", "chunk-size",
-		"request-timeout", "serviceaccount", "image-pull-policy", "annotations")
+		"request-timeout", "serviceaccount", "image-pull-policy", "annotations", "client-certificate", "client-key",
+		"certificate-authority", "username", "password")
 	kubectlOptional = map[string]string{"dry-run": "client", "wait": "true", "validate": "strict",
 		"cascade": "background", "record": "true", "overwrite": "true", "all": "true", "force": "true",
 		"ignore-not-found": "true", "server-side": "true", "force-conflicts": "true", "show-labels": "true",
 		"no-headers": "true", "local": "true", "recursive": "true", "save-config": "true", "rm": "true",
 		"show-kind": "true", "now": "true", "all-namespaces": "true", "stdin": "true", "tty": "true",
 		"watch": "true", "quiet": "true", "prune": "true", "insecure-skip-tls-verify": "true",
-		"show-managed-fields": "true", "privileged": "true"}
+		"show-managed-fields": "true", "privileged": "true", "embed-certs": "true", "current": "true", "minify": "true",
+		"flatten": "true", "merge": "true"}
 	// kubectlVerbs are the subcommands whose effect genplay can simulate.
 	kubectlVerbs = setOf("apply", "create", "delete", "get", "label", "annotate", "patch", "replace", "scale",
-		"run", "exec", "wait", "evict", "describe", "rollout")
+		"run", "exec", "wait", "evict", "describe", "rollout", "config", "certificate")
 	kubectlUnsupportedVerbs = map[string]string{
 		"logs":         "reads container logs",
 		"port-forward": "forwards a port to a pod",
@@ -66,6 +68,10 @@ func parseKubectl(args []string) (*Command, error) {
 		case strings.HasPrefix(a, "--"):
 			name, value, hasValue := strings.Cut(a[2:], "=")
 			switch {
+			case name == "raw" && cmd.Verb == "config": // config view --raw is a flag
+				if !hasValue {
+					value = "true"
+				}
 			case kubectlValued[name]:
 				if !hasValue {
 					if i+1 >= len(args) {
@@ -145,15 +151,23 @@ func checkKubectl(cmd *Command) error {
 	if !kubectlVerbs[cmd.Verb] {
 		return unsupported("kubectl " + cmd.Verb + " is not simulated")
 	}
-	for _, f := range []string{"context", "kubeconfig", "cluster", "server", "token", "user"} {
-		if _, ok := cmd.Flags[f]; ok {
-			return unsupported("kubectl --" + f + " targets another cluster; genplay simulates one")
+	for _, f := range []string{"context", "kubeconfig", "cluster", "user"} {
+		if _, ok := cmd.Flags[f]; ok && kubeconfigMissing != "" {
+			return unsupported("uses kubectl --" + f + ", a kubeconfig's context or credentials, " + kubeconfigMissing)
+		}
+	}
+	if cmd.Verb != "config" {
+		if _, ok := cmd.Flags["server"]; ok {
+			return unsupported("kubectl --server targets another API server; genplay simulates one")
+		}
+		if _, ok := cmd.Flags["token"]; ok {
+			return unsupported("kubectl --token authenticates with a bearer token, which genplay does not simulate (only client certificates)")
 		}
 	}
 	if _, ok := cmd.Flags["kustomize"]; ok {
 		return unsupported("kubectl -k builds a kustomization, which genplay does not do")
 	}
-	if _, ok := cmd.Flags["raw"]; ok {
+	if _, ok := cmd.Flags["raw"]; ok && cmd.Verb != "config" {
 		return unsupported("kubectl --raw calls API paths directly")
 	}
 	for _, f := range cmd.Files {

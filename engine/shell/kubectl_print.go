@@ -61,19 +61,7 @@ func (r *runner) printObjects(c *Command, objs []resource.Object, single bool, o
 		if !single || len(objs) != 1 {
 			return &scenario.UnsupportedError{Reason: "prints -o " + c.Output + " for a list, which genplay does not reproduce (only for one named object)"}
 		}
-		// kubectl get allows missing keys: they print nothing.
-		v, _ := objs[0].Nested(strings.Split(strings.Trim(strings.TrimPrefix(c.Output, "jsonpath="), "{}."), ".")...)
-		switch x := v.(type) {
-		case nil:
-		case string:
-			o.stdout.WriteString(x)
-		default:
-			b, err := json.Marshal(x)
-			if err != nil {
-				return fmt.Errorf("print jsonpath: %w", err)
-			}
-			o.stdout.Write(b)
-		}
+		return printJSONPath(map[string]any(objs[0]), c.Output, o)
 	default:
 		return r.printTable(c, objs, o)
 	}
@@ -151,5 +139,45 @@ func shortDuration(d time.Duration) string {
 	return strconv.Itoa(int(d.Hours()/24)) + "d"
 }
 
-// simpleJSONPath is the -o jsonpath form genplay prints: one dotted path.
-var simpleJSONPath = regexp.MustCompile(`^jsonpath=\{(\.[A-Za-z0-9_-]+)+\}$`)
+// simpleJSONPath is the -o jsonpath form genplay prints: one path of
+// fields and list indices ({.a.b[0].c}).
+var simpleJSONPath = regexp.MustCompile(`^jsonpath=\{(\.[A-Za-z0-9_-]+(\[-?[0-9]+\])*)+\}$`)
+
+// jsonPathSegment is one field or index of such a path.
+var jsonPathSegment = regexp.MustCompile(`\.([A-Za-z0-9_-]+)|\[(-?[0-9]+)\]`)
+
+// printJSONPath prints what the path output (-o jsonpath={...}) selects
+// in v: a string as it is, anything else as JSON, nothing for a missing
+// key (kubectl's --allow-missing-template-keys, on by default).
+func printJSONPath(v any, output string, o *kubectlOutput) error {
+	for _, m := range jsonPathSegment.FindAllStringSubmatch(strings.TrimPrefix(output, "jsonpath="), -1) {
+		if m[1] != "" {
+			obj, _ := v.(map[string]any)
+			v = obj[m[1]]
+			continue
+		}
+		list, _ := v.([]any)
+		i, _ := strconv.Atoi(m[2])
+		if i < 0 {
+			i += len(list)
+		}
+		if i < 0 || i >= len(list) {
+			o.errorf("error: error executing jsonpath %q: Error executing template: array index out of bounds: index %s, length %d",
+				strings.TrimPrefix(output, "jsonpath="), m[2], len(list))
+			return nil
+		}
+		v = list[i]
+	}
+	switch x := v.(type) {
+	case nil:
+	case string:
+		o.stdout.WriteString(x)
+	default:
+		b, err := json.Marshal(x)
+		if err != nil {
+			return fmt.Errorf("print jsonpath: %w", err)
+		}
+		o.stdout.Write(b)
+	}
+	return nil
+}

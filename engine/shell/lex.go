@@ -220,30 +220,42 @@ func (l *lexer) readHeredocs() error {
 			return fmt.Errorf("heredoc: no line %q ends it", h.delim)
 		}
 		text := content.String()
+		var parts Word
 		if h.expand {
 			var err error
-			if text, err = l.expandAll(text); err != nil {
+			end := l.line
+			l.line = l.toks[h.tok].line
+			text, parts, err = l.expandAll(text)
+			l.line = end
+			if err != nil {
 				return err
 			}
 		}
 		l.toks[h.tok].text = text
+		l.toks[h.tok].parts = parts
 		l.toks[h.tok].end = l.i
 	}
 	l.heredocs = nil
 	return nil
 }
 
-// expandAll expands $VAR and ${VAR} in heredoc text.
-func (l *lexer) expandAll(s string) (string, error) {
-	var b strings.Builder
+// expandAll expands $VAR, ${VAR} and $(...) in heredoc text: chainsaw's
+// variables now, the script's own and command substitutions when the
+// script runs (parts, nil when there are none; text then has each as "x").
+// Nothing in a heredoc is split into fields.
+func (l *lexer) expandAll(s string) (text string, parts Word, err error) {
+	var b wordBuilder
 	for i := 0; i < len(s); i++ {
 		if s[i] == '\\' && i+1 < len(s) && (s[i+1] == '$' || s[i+1] == '\\' || s[i+1] == '`') {
 			b.WriteByte(s[i+1])
 			i++
 			continue
 		}
+		if s[i] == '\n' {
+			l.line++
+		}
 		if s[i] == '`' {
-			return "", unsupported("uses command substitution (`...`)")
+			return "", nil, unsupported("uses command substitution (`...`)")
 		}
 		if s[i] != '$' {
 			b.WriteByte(s[i])
@@ -251,18 +263,18 @@ func (l *lexer) expandAll(s string) (string, error) {
 		}
 		v, part, n, err := l.variable(s[i:])
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if part != nil {
-			if part.Var != "" {
-				return "", unsupported("uses the shell variable $" + part.Var + " in a heredoc, where genplay expands only chainsaw's variables")
-			}
-			return "", unsupported("uses command substitution $(...) in a heredoc")
+			part.Quoted = true
+			b.part(*part)
+		} else {
+			b.WriteString(v)
 		}
-		b.WriteString(v)
 		i += n - 1
 	}
-	return b.String(), nil
+	text, parts = b.token()
+	return text, parts, nil
 }
 
 // variable reads the $... at the start of s: chainsaw's variables expand

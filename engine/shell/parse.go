@@ -33,6 +33,13 @@ var kyvernoPods = []*regexp.Regexp{
 // is unsupported. Anything genplay cannot interpret honestly returns an
 // *scenario.UnsupportedError.
 func ParseScriptEnv(content string, env map[string]string) (List, error) {
+	list, _, err := parseScriptEnv(content, env)
+	return list, err
+}
+
+// parseScriptEnv is ParseScriptEnv, with the names of the variables the
+// script sets and reads.
+func parseScriptEnv(content string, env map[string]string) (List, *shellNames, error) {
 	for _, re := range kyvernoPods {
 		if m := re.FindStringSubmatch(content); m != nil {
 			ns := "kyverno"
@@ -40,15 +47,15 @@ func ParseScriptEnv(content string, env map[string]string) (List, error) {
 				ns = m[1]
 			}
 			if ns == "kyverno" {
-				return nil, unsupported("inspects Kyverno's own pods, which genplay does not run")
+				return nil, nil, unsupported("inspects Kyverno's own pods, which genplay does not run")
 			}
-			return nil, unsupported("inspects the pods of namespace " + ns + ", which genplay does not run")
+			return nil, nil, unsupported("inspects the pods of namespace " + ns + ", which genplay does not run")
 		}
 	}
 	names := &shellNames{set: map[string]bool{}, read: map[string]int{}}
 	toks, err := lex(content, env, 1, names)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	p := &scriptParser{src: content, toks: toks, names: names}
 	list, err := p.parse()
@@ -57,14 +64,17 @@ func ParseScriptEnv(content string, env map[string]string) (List, error) {
 		if errors.As(err, &u) && u.Line == 0 {
 			u.Line = p.line()
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(names.read)) {
 		if !names.set[name] {
-			return nil, &scenario.UnsupportedError{Reason: "uses the shell variable $" + name + ", which is not set", Line: names.read[name]}
+			if name == "KUBECONFIG" && kubeconfigMissing != "" {
+				return nil, nil, &scenario.UnsupportedError{Reason: "reads $KUBECONFIG, " + kubeconfigMissing, Line: names.read[name]}
+			}
+			return nil, nil, &scenario.UnsupportedError{Reason: "uses the shell variable $" + name + ", which is not set", Line: names.read[name]}
 		}
 	}
-	return list, nil
+	return list, names, nil
 }
 
 // parseNested parses the script of a command substitution, whose first
@@ -254,6 +264,9 @@ func (p *scriptParser) command() (Pipeline, error) {
 	if t := p.peek(); t.kind == tWord && listEnd[t.text] {
 		return pl, fmt.Errorf("line %d: unexpected %q", t.line, t.text)
 	}
+	if p.isWord("export") {
+		return p.export(pl)
+	}
 	start := p.i
 	stages, err := p.pipeline()
 	if err != nil {
@@ -277,13 +290,9 @@ func (p *scriptParser) command() (Pipeline, error) {
 		if u.Kubectl != nil {
 			u.Kubectl.Line, u.Kubectl.Text = u.Line, text
 		}
-		for _, st := range stages {
-			for _, w := range st.parts {
-				if w != nil {
-					pl.Deferred = &Deferred{Line: u.Line, Text: text, Provisional: u.Kubectl, stages: stages}
-					return pl, nil
-				}
-			}
+		if slices.ContainsFunc(stages, rawStage.runtime) {
+			pl.Deferred = &Deferred{Line: u.Line, Text: text, Provisional: u.Kubectl, stages: stages}
+			return pl, nil
 		}
 		pl.Utils = u
 		return pl, nil
@@ -299,17 +308,41 @@ func (p *scriptParser) command() (Pipeline, error) {
 		}
 		cmd.Line, cmd.Text = p.toks[start].line, text
 	}
-	for _, st := range stages {
-		for _, w := range st.parts {
-			if w != nil {
-				// Checked with "x" for each part known only when it
-				// runs; resolved then.
-				pl.Deferred = &Deferred{Line: p.toks[start].line, Text: text, Provisional: cmd, stages: stages}
-				return pl, nil
-			}
-		}
+	if slices.ContainsFunc(stages, rawStage.runtime) {
+		// Checked with "x" for each part known only when it runs;
+		// resolved then.
+		pl.Deferred = &Deferred{Line: p.toks[start].line, Text: text, Provisional: cmd, stages: stages}
+		return pl, nil
 	}
 	pl.Builtin, pl.Kubectl = b, cmd
+	return pl, nil
+}
+
+// export reads `export NAME=VALUE` (an assignment: every variable kubectl
+// reads, KUBECONFIG, comes from chainsaw's environment and so is exported
+// already) or `export NAME` (which changes nothing the script can see).
+func (p *scriptParser) export(pl Pipeline) (Pipeline, error) {
+	p.i++
+	if t := p.peek(); t == nil || t.kind != tWord {
+		return pl, unsupported("uses export without a variable")
+	}
+	stages, err := p.pipeline()
+	if err != nil {
+		return pl, err
+	}
+	st := stages[0]
+	if len(stages) > 1 || len(st.words) != 1 || len(st.redirects) > 0 || st.stdin != nil {
+		return pl, unsupported("uses export other than `export NAME=VALUE` or `export NAME`")
+	}
+	if name, value, ok := assignment(st); ok {
+		p.names.set[name] = true
+		pl.Assign = &Assign{Name: name, Value: value}
+		return pl, nil
+	}
+	if st.parts[0] != nil || !identifier.MatchString(st.words[0]) || !isNameStart(st.words[0][0]) {
+		return pl, unsupported("exports " + st.words[0] + ", which is not a variable name")
+	}
+	pl.Builtin = &Builtin{Name: ":"}
 	return pl, nil
 }
 
@@ -457,9 +490,25 @@ type rawStage struct {
 	parts     []Word
 	redirects []redirect
 	stdin     *string
+	// stdinParts is set when the heredoc is known only when the script
+	// runs (stdin is then its text with each such part as "x").
+	stdinParts Word
 }
 
-type redirect struct{ op, target string }
+// runtime reports whether the stage has words or a heredoc known only
+// when the script runs.
+func (s rawStage) runtime() bool {
+	return s.stdinParts != nil || slices.ContainsFunc(s.parts, func(w Word) bool { return w != nil }) ||
+		slices.ContainsFunc(s.redirects, func(r redirect) bool { return r.targetParts != nil })
+}
+
+// redirect is a redirection; targetParts is set when its target is
+// known only when the script runs (target is then its text with each
+// such part as "x").
+type redirect struct {
+	op, target  string
+	targetParts Word
+}
 
 // reserved are the words at a command's start that genplay does not
 // interpret (if, for, while, until, !, and the words that end their
@@ -501,18 +550,18 @@ func (p *scriptParser) pipeline() ([]rawStage, error) {
 			cur.parts = append(cur.parts, t.parts)
 		case tHeredoc:
 			text := t.text
-			cur.stdin = &text
+			cur.stdin, cur.stdinParts = &text, t.parts
 		case tRedirect:
-			target := ""
+			r := redirect{op: t.text}
 			if !strings.HasSuffix(t.op(), "&1") && !strings.HasSuffix(t.op(), "&2") {
 				n := p.peek()
 				if n == nil || n.kind != tWord {
 					return nil, fmt.Errorf("line %d: %s needs a target", t.line, t.text)
 				}
-				target = n.text
+				r.target, r.targetParts = n.text, n.parts
 				p.i++
 			}
-			cur.redirects = append(cur.redirects, redirect{op: t.text, target: target})
+			cur.redirects = append(cur.redirects, r)
 		}
 	}
 	if len(cur.words) == 0 {

@@ -205,7 +205,7 @@ func TestParseScriptVariablesAndLoops(t *testing.T) {
 	assert.Equal(t, 4, d.Line)
 	require.NotNil(t, d.Provisional)
 	assert.Equal(t, []string{"cm", "a-x"}, d.Provisional.Targets, "checked before running with x for each variable")
-	pl, err := d.Resolve([][]string{{"kubectl", "get", "cm", "a-1", "-n", "default"}})
+	pl, err := d.Resolve([][]string{{"kubectl", "get", "cm", "a-1", "-n", "default"}}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "default", pl.Kubectl.Namespace)
 	assert.Equal(t, "break", f.Body[0].Pipelines[1].Builtin.Name)
@@ -219,4 +219,30 @@ func TestSetTakesCombinedOptions(t *testing.T) {
 	}
 	_, err := shell.ParseScriptEnv("set -o posix\ntrue", nil)
 	assert.Error(t, err)
+}
+
+func TestHeredocsAndRedirectTargetsWithTheScriptsVariablesExpandWhenTheyRun(t *testing.T) {
+	list, err := shell.ParseScriptEnv("U=alice\ncat <<EOF | kubectl apply -f -\nname: $U\nrequest: $(cat $U.csr | base64)\nkept: \\$U\nEOF\nkubectl get csr $U -o yaml > $U.yaml\n", nil)
+	require.NoError(t, err)
+	require.Len(t, list, 3)
+	d := list[1].Pipelines[0].Deferred
+	require.NotNil(t, d, "a heredoc with the script's variables is known only when it runs")
+	require.NotNil(t, d.Provisional)
+	assert.Equal(t, "name: x\nrequest: x\nkept: $U\n", d.Provisional.Stdin, "checked with x for each part; \\$ stays literal")
+	texts := d.Texts()
+	require.Len(t, texts, 1)
+	require.Len(t, list.Commands(), 2, "the heredoc's substitution holds no kubectl; the second line's is checked with x")
+	pl, err := d.Resolve([][]string{{"cat"}, {"kubectl", "apply", "-f", "-"}}, []string{"name: alice\n"})
+	require.NoError(t, err)
+	require.NotNil(t, pl.Kubectl)
+	assert.Equal(t, "name: alice\n", pl.Kubectl.Stdin)
+
+	r := list[2].Pipelines[0].Deferred
+	require.NotNil(t, r, "a redirection to $U.yaml is known only when it runs")
+	require.Len(t, r.Texts(), 1)
+	pl, err = r.Resolve([][]string{{"kubectl", "get", "csr", "alice", "-o", "yaml"}}, []string{"alice.yaml"})
+	require.NoError(t, err)
+	assert.Equal(t, "alice.yaml", pl.Kubectl.Out)
+	_, err = r.Resolve([][]string{{"kubectl", "get", "csr", "alice", "-o", "yaml"}}, []string{""})
+	assert.ErrorContains(t, err, "ambiguous redirect")
 }

@@ -26,7 +26,7 @@ type scriptResult struct {
 
 // script runs a script or command operation.
 func (r *runner) script(stepName string, op *scenario.Operation, bindings map[string]any) bool {
-	list, err := r.parseScript(op, bindings)
+	list, vars, err := r.parseScript(op, bindings)
 	if err != nil {
 		var u *scenario.UnsupportedError
 		if errors.As(err, &u) {
@@ -66,7 +66,7 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 		r.skip(op, &scenario.UnsupportedError{Reason: "checks the output of kubectl evict, a plugin whose output genplay does not reproduce"})
 		return false
 	}
-	sh := &shell{r: r, stepName: stepName, op: op, res: &scriptResult{}, vars: map[string]string{}}
+	sh := &shell{r: r, stepName: stepName, op: op, res: &scriptResult{}, vars: vars}
 	sh.list(list, false)
 	if sh.stopped {
 		return false
@@ -94,25 +94,33 @@ func (r *runner) scriptFailed(op *scenario.Operation, err error) bool {
 }
 
 // parseScript turns the operation into a script, with chainsaw's
-// environment ($NAMESPACE and the operation's env); a command operation is
-// a script of one kubectl call.
-func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) (List, error) {
+// environment ($NAMESPACE, the operation's env, and $KUBECONFIG, the
+// kubeconfig chainsaw writes for each operation); a command operation is
+// a script of one kubectl call. vars are the script's variables before it
+// runs: those of the environment it assigns (export KUBECONFIG=./temp),
+// which expand when they are read, not when the script is parsed.
+func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) (List, map[string]string, error) {
+	vars := map[string]string{}
 	if op.Script == nil {
-		return nil, fmt.Errorf("the operation has no content")
+		return nil, vars, fmt.Errorf("the operation has no content")
 	}
 	env := map[string]string{"NAMESPACE": r.opts.Namespace}
 	if len(op.Script.Env) > 0 {
 		b, err := scenario.ResolveBindings(bindings, op.Script.Env)
 		if err != nil {
-			return nil, fmt.Errorf("env: %w", err)
+			return nil, vars, fmt.Errorf("env: %w", err)
 		}
 		for _, e := range op.Script.Env {
 			env[e.Name] = stringValue(b[e.Name])
 		}
 	}
 	if op.Script.WorkDir != "" {
-		return nil, &scenario.UnsupportedError{Reason: "sets workDir, which genplay does not simulate"}
+		return nil, vars, &scenario.UnsupportedError{Reason: "sets workDir, which genplay does not simulate"}
 	}
+	if path := r.writeKubeconfig(); path != "" {
+		env["KUBECONFIG"] = path
+	}
+	r.env = env
 	if op.Type == scenario.OpCommand {
 		args := make([]string, len(op.Script.Args))
 		for i, a := range op.Script.Args {
@@ -120,11 +128,33 @@ func (r *runner) parseScript(op *scenario.Operation, bindings map[string]any) (L
 		}
 		c, err := ParseCommand(op.Script.Entrypoint, args)
 		if err != nil {
-			return nil, err
+			return nil, vars, err
 		}
-		return List{{Pipelines: []Pipeline{{Line: 1, Kubectl: &c}}}}, nil
+		return List{{Pipelines: []Pipeline{{Line: 1, Kubectl: &c}}}}, vars, nil
 	}
-	return ParseScriptEnv(op.Script.Content, env)
+	list, names, err := parseScriptEnv(op.Script.Content, env)
+	if err != nil {
+		return nil, vars, err
+	}
+	assigned := false
+	for name := range names.set {
+		if v, ok := env[name]; ok {
+			vars[name] = v
+			assigned = true
+		}
+	}
+	if !assigned {
+		return list, vars, nil
+	}
+	// Parse again with the variables the script assigns left to run time.
+	rest := map[string]string{}
+	for k, v := range env {
+		if _, ok := vars[k]; !ok {
+			rest[k] = v
+		}
+	}
+	list, _, err = parseScriptEnv(op.Script.Content, rest)
+	return list, vars, err
 }
 
 func stringValue(v any) string {

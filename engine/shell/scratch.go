@@ -27,6 +27,11 @@ type Scratch struct {
 	dirs    map[string]bool
 	removed map[string]bool
 	bytes   int
+	// kubeconfigs counts the kubeconfigs chainsaw wrote for the test's
+	// operations (their names).
+	kubeconfigs int
+	// keys counts the keys openssl made in the test (their seeds).
+	keys int
 }
 
 // Bounds of a scratch folder.

@@ -35,6 +35,10 @@ type Session interface {
 	// PutAs is Put as another user (kubectl --as): the same write, and the
 	// admission webhook sees that user.
 	PutAs(user admission.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
+	// UpdateApproval writes a CertificateSigningRequest's approval
+	// subresource as user (kubectl certificate approve and deny): only its
+	// conditions change, and the cluster's signer reacts.
+	UpdateApproval(user admission.UserInfo, obj resource.Object) (resource.Object, error)
 	// IsPolicy says which objects are policies (of any family).
 	IsPolicy(obj resource.Object) bool
 	// Remove deletes an object as the admin user; DeleteAs deletes an
@@ -96,6 +100,7 @@ type Outcome struct {
 func Run(s Session, opts Options, stepName string, op *scenario.Operation, bindings map[string]any) Outcome {
 	r := &runner{s: s, opts: opts}
 	r.out.OK = r.script(stepName, op, bindings)
+	r.removeKubeconfig()
 	return r.out
 }
 
@@ -107,6 +112,19 @@ type runner struct {
 	// writesFiles: the script writes files to the scratch folder, so a
 	// file kubectl reads may be one of them.
 	writesFiles bool
+	// env is chainsaw's environment of the operation, vars the variables
+	// of the shell running kubectl (which the script set, as
+	// export KUBECONFIG=./temp): kubectl reads KUBECONFIG from vars, else
+	// env. kubeconfig is the file chainsaw wrote for the operation (""
+	// when none: the browser's builds).
+	env, vars  map[string]string
+	kubeconfig string
+	// identity says how the current kubectl call names its user (--as,
+	// a kubeconfig's client certificate), for the timeline.
+	identity string
+	// contextNamespace is the namespace of the context the current kubectl
+	// call uses ("" when it sets none).
+	contextNamespace string
 }
 
 // fail records the operation's failure.

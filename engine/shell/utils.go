@@ -75,6 +75,20 @@ func init() {
 		"uniq":   {check: flagsOnly("uniq", ""), run: utilUniq},
 		"tee":    {check: flagsOnly("tee", "a"), run: utilTee},
 	}
+	for name, spec := range moreUtilities {
+		utilities[name] = spec
+	}
+}
+
+// moreUtilities are the utilities of files that only some builds have
+// (openssl.go), added by their init functions, which run first.
+var moreUtilities = map[string]utilSpec{}
+
+func addUtility(name string, spec utilSpec) {
+	moreUtilities[name] = spec
+	if utilities != nil {
+		utilities[name] = spec
+	}
 }
 
 // utilPipeline reads a pipeline whose first program is a utility; ok is

@@ -1,7 +1,3 @@
-// Package timeline defines the result of running a scenario: an ordered,
-// deterministic log of what the user did and how Kyverno reacted, with the
-// cluster after each step. It is the JSON contract every adapter returns
-// (`genplay run -o json`, the wasm `genplay.run`, the HTTP API).
 package timeline
 
 import (
@@ -13,14 +9,18 @@ import (
 )
 
 // FormatVersion names this JSON shape; it changes when the shape does.
-const FormatVersion = "genplay.timeline/v1"
+const FormatVersion = "genplay.timeline/v2"
 
 // Result is the outcome of one scenario run.
 type Result struct {
 	Format string `json:"format"` // FormatVersion
 	// Test is the chainsaw Test's metadata.name.
-	Test  string `json:"test"`
-	Steps []Step `json:"steps"`
+	Test string `json:"test"`
+	// Initial is the cluster before the first step (the namespaces every
+	// cluster has), sorted as Cluster.Objects sorts. With each step's
+	// Changes it gives the cluster after any step (Cluster, Clusters).
+	Initial []resource.Object `json:"initial"`
+	Steps   []Step            `json:"steps"`
 	// Passed is false when an assert/error operation failed or an operation
 	// that had to succeed did not.
 	Passed bool `json:"passed"`
@@ -57,11 +57,11 @@ type Step struct {
 	Error string `json:"error,omitempty"`
 	// Warnings are admission warnings, as kubectl prints them.
 	Warnings []string `json:"warnings,omitempty"`
-	// Cluster is every object after the step, sorted by Ref. The objects
-	// are the cluster's own, shared between the steps that did not change
-	// them: read them, and copy one (DeepCopy) before changing it.
-	Cluster []resource.Object `json:"cluster"`
-	// Changes are the objects this step changed, in the order they changed.
+	// Changes are the objects this step changed: first those Kyverno, the
+	// user or the cluster's controllers wrote, in the order they first
+	// wrote them, then any other the step changed (in Cluster.Objects'
+	// order). Every object the cluster holds after the step and did not
+	// hold in this version before is the After of one change.
 	Changes []Change `json:"changes"`
 }
 
@@ -128,15 +128,31 @@ const (
 	ChangeRecreated = "recreated"
 )
 
-// Change is one object changed by a step.
+// Change is one object changed by a step. In the JSON answer a version of
+// an object appears once: whole ("after") when the object is new, else as
+// the patch that makes it from the version before ("patch").
 type Change struct {
 	Object resource.Ref `json:"object"`
 	Change string       `json:"change"` // ChangeCreated, ChangeUpdated, ChangeDeleted, ChangeRecreated
-	// Diff is a unified diff of the object's YAML before and after the step.
-	// When the step's first write was undone within the step (Kyverno
-	// reverting an edit of a synchronized downstream), it is two diffs: to
-	// the state that write left, and from there to the state after the step.
-	Diff string `json:"diff"`
+	// Diff is set when the step's first write to the object was undone
+	// within the step (Kyverno reverting an edit of a synchronized
+	// downstream): two unified diffs of its YAML, to the state that write
+	// left and from there to the state after the step, the only record of
+	// that write. Any other diff follows from the versions (Diff renders
+	// it).
+	Diff string `json:"diff,omitempty"`
+	// Whole is After when the answer carries the version whole: a created
+	// object, or one that no merge patch describes (a null where it
+	// changed).
+	Whole resource.Object `json:"after,omitempty"`
+	// Patch is the JSON merge patch (RFC 7386) that makes After from the
+	// version before the step, for an updated or recreated object.
+	Patch map[string]any `json:"patch,omitempty"`
+	// After is the object after the step, nil when it was deleted: the
+	// version this step made. The engine sets it (it is the cluster's own
+	// object, shared: read it, copy it before changing it); a result read
+	// from JSON gets it from Decode, or from Cluster.Apply.
+	After resource.Object `json:"-"`
 }
 
 // Diagnostic is an input error or warning at a position.
@@ -162,7 +178,9 @@ func (d Diagnostic) Where() string {
 
 // Marshal renders a result as the canonical JSON every adapter returns:
 // two-space indented, map keys sorted, with a final newline.
-func Marshal(r *Result) ([]byte, error) {
+func Marshal(r *Result) ([]byte, error) { return marshal(r) }
+
+func marshal(r any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

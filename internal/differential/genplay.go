@@ -59,7 +59,7 @@ func RunGenplay(c Case) Result {
 		return r
 	}
 	names, _ := c.policyNames()
-	cluster := res.Steps[len(res.Steps)-1].Cluster
+	cluster := res.Final().Objects()
 	byUID := map[string]resource.Object{}
 	for _, o := range cluster {
 		byUID[o.UID()] = o

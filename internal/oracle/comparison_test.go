@@ -130,7 +130,7 @@ func baseline() map[string]bool {
 	run := engine.Run("baseline.yaml", []byte("apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: baseline\nspec:\n  steps:\n  - try:\n    - sleep:\n        duration: 1ms\n"), engine.Options{})
 	out := map[string]bool{}
 	if len(run.Steps) > 0 {
-		for _, o := range run.Steps[len(run.Steps)-1].Cluster {
+		for _, o := range run.Final().Objects() {
 			out[Key(o)] = true
 		}
 	}
@@ -142,10 +142,16 @@ func baseline() map[string]bool {
 // objects. A step that left no timeline step (only waits) has the
 // cluster of the step before.
 func genplaySteps(rec *Recording, run *timeline.Result, base map[string]bool) [][]Object {
+	// Every object the run held: at the start, or as a change made it.
 	uids := map[string]string{}
+	for _, o := range run.Initial {
+		uids[o.UID()] = Key(o)
+	}
 	for _, st := range run.Steps {
-		for _, o := range st.Cluster {
-			uids[o.UID()] = Key(o)
+		for _, ch := range st.Changes {
+			if ch.After != nil {
+				uids[ch.After.UID()] = Key(ch.After)
+			}
 		}
 	}
 	last := map[int]int{} // chainsaw step -> index of its last timeline step
@@ -158,11 +164,21 @@ func genplaySteps(rec *Recording, run *timeline.Result, base map[string]bool) []
 		last[n-1] = i
 		maxStep = max(maxStep, n-1)
 	}
+	after := map[int][]Object{} // the cluster after each chainsaw step's last timeline step
+	wanted := map[int]bool{}
+	for _, i := range last {
+		wanted[i] = true
+	}
+	for st, cluster := range run.Clusters() {
+		if wanted[st.Index] {
+			after[st.Index] = objects(cluster.Objects(), base, uids)
+		}
+	}
 	var out [][]Object
 	var prev []Object
 	for s := 0; s <= maxStep; s++ {
 		if i, ok := last[s]; ok {
-			prev = objects(run.Steps[i].Cluster, base, uids)
+			prev = after[i]
 		}
 		out = append(out, prev)
 	}

@@ -65,6 +65,17 @@ var KnownDifferences = []KnownDifference{
 				d.What == "lifecycle" && d.Genplay == Recreated && d.Real == "kept"
 		},
 	},
+	{
+		// genplay simulates v1.19.0, whose WatchManager forgets a
+		// downstream it recreated, so a second deletion stays (kyverno#17265);
+		// v1.19.1 recreates it again (kyverno#17453): the recording has the
+		// object (missing in genplay) recreated where genplay has it deleted.
+		Name: "Kyverno v1.19.1 recreates a synchronized downstream deleted twice",
+		Match: func(d Diff, rec *Recording, opts Options) bool {
+			return opts.Version == "v1.19.1" && !simulated(opts) && rec.Family != "policy" && strings.Contains(rec.Name, "deleted-twice") &&
+				(d.What == "missing" || (d.What == "lifecycle" && d.Real == Recreated && d.Genplay == Deleted))
+		},
+	},
 }
 
 // explain names the known difference that explains d, or "".

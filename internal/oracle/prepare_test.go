@@ -150,7 +150,7 @@ spec:
 		res := engine.Run("t.yaml", []byte(text), engine.Options{})
 		require.True(t, res.Passed, "%s", text)
 		var out []string
-		for _, o := range res.Steps[len(res.Steps)-1].Cluster {
+		for _, o := range res.Final().Objects() {
 			out = append(out, Key(o))
 		}
 		return out

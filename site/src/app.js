@@ -20,6 +20,8 @@ import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
+import { withClusters } from './reader.js';
+import { withDiffs } from './diff.js';
 import { createTimeline } from './timeline.js';
 import { createClusterView } from './cluster.js';
 import { createMatrix } from './matrix.js';
@@ -69,7 +71,7 @@ function setStatus(text, kind = '') {
 // return the result or a promise of it. A scenario with a CEL policy loads
 // the full build first (genplay.js): the page says so while it downloads.
 async function engineRun(text, options) {
-  return await genplay.run(text, options);
+  return withDiffs(withClusters(await genplay.run(text, options)));
 }
 globalThis.addEventListener('genplay:cel-loading', () => {
   document.body.dataset.celEngine = 'loading';

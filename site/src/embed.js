@@ -24,6 +24,7 @@ import { encode, MAX_TEXT } from './share.js';
 import { LABEL, refString, keyOf, isPolicy, isCELPolicy, isNamespace, labelsOf } from './objects.js';
 import { errorsIn } from './result.js';
 import css from './embed.css';
+import { withClusters } from './reader.js';
 
 const SCRIPT_TYPE = 'text/x-genplay-scenario';
 const COMPARABLE = new Set(['synchronize', 'orphanDownstreamOnPolicyDelete']);
@@ -169,7 +170,7 @@ class Player {
       this.el.stop.hidden = false;
       this.host.dataset.genplay = 'running';
     }, 500);
-    const result = await genplay.run(this.text, options);
+    const result = withClusters(await genplay.run(this.text, options));
     clearTimeout(slow);
     this.el.stop.hidden = true;
     if (genplay.crashed && !this.retried) {

@@ -6,13 +6,16 @@
 // one. The contract is documented once, in wasm/doc.go.
 import { host } from './worker.js';
 
-const FORMAT = 'genplay.timeline/v1';
+const FORMAT = 'genplay.timeline/v2';
+// How many answers a loader keeps as bases; the bridge remembers as many
+// (wasm/bridge: keepAnswers).
+const KEEP_ANSWERS = 8;
 const internal = (message) => ({
-  format: FORMAT, test: '', steps: null, passed: false,
+  format: FORMAT, test: '', initial: [], steps: null, passed: false,
   diagnostics: [{ file: '', line: 0, column: 0, severity: 'error', message }],
 });
 const stoppedResult = (why, message) => ({
-  format: FORMAT, test: '', steps: [], passed: false, stopped: why,
+  format: FORMAT, test: '', initial: [], steps: [], passed: false, stopped: why,
   diagnostics: [{ file: '', line: 0, column: 0, severity: 'error', message }],
 });
 
@@ -76,6 +79,15 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
   let current = null; // the run being computed: {id, resolve, timer}
   const queue = []; // runs and tool calls waiting for the engine: {id, type, name?, text, options, resolve}
   const faults = new Map(); // id -> resolve
+  // The engine's latest answers, by token: a run names one as its base and
+  // the engine leaves out the steps (and initial objects) that are the same
+  // in it (bridge.RunSince), which are put back here. So a run after an
+  // edit at the end of the scenario transfers only what changed, and the
+  // steps that did not change are the same objects as before.
+  let nextToken = 1;
+  const answers = new Map(); // token -> result, oldest first, at most KEEP_ANSWERS
+  const latest = new Map(); // options JSON -> the token of its latest answer
+  let lastToken = '';
 
   const onmessage = (m) => {
     switch (m.type) {
@@ -92,6 +104,7 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
         clearTimeout(current.timer);
         try {
           const r = JSON.parse(m.json);
+          if (current.type === 'run') keep(current, r);
           // A run stopped on the page's thread answers as a stopped run.
           current.resolve(current.stopping ? stopped(current.stopping, r) : r);
         } catch (e) {
@@ -128,7 +141,28 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     }
     engine = host;
     api.crashed = false;
+    answers.clear(); // a fresh engine remembers none of them
+    latest.clear();
+    lastToken = '';
     pump();
+  };
+
+  // keep puts back what an answer left out (its "reuse": the leading steps
+  // and the initial objects of its base) and keeps it as a base for later
+  // runs.
+  const keep = (run, r) => {
+    if (r.reuse) {
+      const base = answers.get(r.reuse.base);
+      if (!base) throw new Error(`the engine reused answer ${r.reuse.base}, which the loader no longer holds`);
+      r.steps = base.steps.slice(0, r.reuse.steps).concat(r.steps);
+      if (r.reuse.initial) r.initial = base.initial;
+      delete r.reuse;
+    }
+    if (!Array.isArray(r.steps) || !run.token) return;
+    answers.set(run.token, r);
+    latest.set(run.options ?? '', run.token);
+    lastToken = run.token;
+    while (answers.size > KEEP_ANSWERS) answers.delete(answers.keys().next().value);
   };
 
   // pump sends the next queued run to an idle engine, with its deadline.
@@ -138,7 +172,12 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     current = queue.shift();
     api.running = true;
     current.timer = setTimeout(() => halt('deadline'), api.deadlineMs);
-    engine.post({ type: current.type, id: current.id, name: current.name, text: current.text, options: current.options });
+    if (current.type === 'run') {
+      current.token = String(nextToken++);
+      const base = latest.get(current.options ?? '') || lastToken;
+      current.base = answers.has(base) ? base : '';
+    }
+    engine.post({ type: current.type, id: current.id, name: current.name, text: current.text, options: current.options, token: current.token, base: current.base });
   };
 
   // settleAll answers every waiting run (a tool call with the Result's

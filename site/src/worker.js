@@ -7,7 +7,8 @@
 // cancels it (runs carry inPage).
 //
 // Messages in:  {type: 'start', module, wasmExecURL}
-//               {type: 'run', id, text, options}   options as JSON or undefined
+//               {type: 'run', id, text, options, token, base}   options as JSON or undefined;
+//                 token names the answer, base an earlier one the loader holds (wasm/doc.go)
 //               {type: 'tool', id, name, text, options}   options as JSON or undefined
 //               {type: 'fault', id, name}
 //               {type: 'stop'}   on the page's thread only: stop the run in progress
@@ -51,8 +52,8 @@ export function host(post, loadGo) {
           if (msg.type === 'tool') out = api.tool(msg.name, msg.text, msg.options);
           // On the page's thread the run yields to the page and can be
           // stopped (runAsync, stop: wasm/async.go).
-          else if (msg.inPage && typeof api.runAsync === 'function') out = await api.runAsync(msg.text, msg.options);
-          else out = api.run(msg.text, msg.options);
+          else if (msg.inPage && typeof api.runAsync === 'function') out = await api.runAsync(msg.text, msg.options, msg.token, msg.base);
+          else out = api.run(msg.text, msg.options, msg.token, msg.base);
         } catch (e) {
           api = null; // a trap leaves the Go runtime in an unknown state
           post({ type: 'crashed', id: msg.id, message: e.message });

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -74,16 +75,25 @@ func ParseOptions(data string) (file string, opts engine.Options, err error) {
 
 // Run runs the scenario text with the options JSON and returns the result as
 // JSON, the bytes `genplay run -o json` decodes to.
-func Run(text, options string) (out []byte) {
-	return RunYielding(context.Background(), text, options, nil)
+func Run(text, options string) []byte { return RunSince(text, options, "", "") }
+
+// RunSince is Run for the page's loader, which holds earlier answers: token
+// names this answer, and base one the loader holds. When the bridge
+// remembers base, the answer leaves out the leading steps and the initial
+// objects that are the same in base, and says so in "reuse" (see Reuse):
+// a run after an edit at the end of the scenario sends only what changed.
+// Empty token and base: Run.
+func RunSince(text, options, token, base string) []byte {
+	return RunYielding(context.Background(), text, options, token, base, nil)
 }
 
-// RunYielding is Run for a run on the page's own thread (the embed's
+// RunYielding is RunSince for a run on the page's own thread (the embed's
 // fallback where no Worker can start): yield is called between bits of
 // work (engine.Options.Yield), where it gives the page's event loop a turn,
 // and cancelling ctx (the page's Stop, or its deadline) stops the run at
-// the engine's next look at it. The bytes are Run's when neither happens.
-func RunYielding(ctx context.Context, text, options string, yield func()) (out []byte) {
+// the engine's next look at it. The bytes are RunSince's when neither
+// happens.
+func RunYielding(ctx context.Context, text, options, token, base string, yield func()) (out []byte) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = Internal(r)
@@ -104,13 +114,14 @@ func RunYielding(ctx context.Context, text, options string, yield func()) (out [
 		opts.Context = ctx
 	}
 	opts.Yield = yield
-	return encode(runEngine(file, []byte(text), opts))
+	return encodeSince(runEngine(file, []byte(text), opts), token, base)
 }
 
 // Failure is the JSON of a Result that reports err as its one diagnostic.
 func Failure(err error) []byte {
 	return encode(&timeline.Result{
 		Format:      timeline.FormatVersion,
+		Initial:     []resource.Object{},
 		Diagnostics: []timeline.Diagnostic{{Severity: "error", Message: err.Error()}},
 	})
 }
@@ -126,7 +137,7 @@ func encode(r *timeline.Result) []byte {
 		// A Result holds only JSON-shaped data; reaching this is a bug, and
 		// the message must still be valid JSON.
 		msg, _ := json.Marshal("internal error: encode result: " + err.Error())
-		return []byte(`{"format":"` + timeline.FormatVersion + `","test":"","steps":null,"passed":false,` +
+		return []byte(`{"format":"` + timeline.FormatVersion + `","test":"","initial":[],"steps":null,"passed":false,` +
 			`"diagnostics":[{"file":"","line":0,"column":0,"severity":"error","message":` + string(msg) + `}]}`)
 	}
 	return out

@@ -29,20 +29,29 @@ type Budget struct {
 	done        <-chan struct{}
 	cause       func() error
 	yield       func()
+	every       int64 // units between two polls
 	nextPoll    int64
 }
 
-// SetYield has f called every time the budget polls its cancellation
-// (every pollEvery units): the browser's main-thread runner gives the
-// page's event loop a turn there. f must not change what the run sees.
+// SetYield has f called every time the budget polls its cancellation,
+// which it then does every yieldEvery units: the browser's main-thread
+// runner gives the page's event loop a turn there (f decides how often it
+// really does). f must not change what the run sees.
 func (b *Budget) SetYield(f func()) {
-	if b != nil {
-		b.yield = f
+	if b != nil && f != nil {
+		b.yield, b.every = f, yieldEvery
+		b.nextPoll = min(b.nextPoll, b.used+yieldEvery)
 	}
 }
 
-// pollEvery is how many units may pass between two looks at done.
-const pollEvery = 1 << 16
+// pollEvery is how many units may pass between two looks at done;
+// yieldEvery the same with a yield (SetYield): a unit is a few nanoseconds
+// of native work and about ten times that as wasm on a busy machine, and
+// the page's thread should get a turn every few tens of milliseconds.
+const (
+	pollEvery  = 1 << 16
+	yieldEvery = 1 << 12
+)
 
 // New returns a budget of limit units (limit <= 0: unlimited). done, when
 // not nil, cancels the run once closed; cause then says why (it may be
@@ -51,7 +60,7 @@ func New(limit int64, done <-chan struct{}, cause func() error) *Budget {
 	if limit <= 0 {
 		limit = math.MaxInt64
 	}
-	return &Budget{limit: limit, done: done, cause: cause, nextPoll: pollEvery}
+	return &Budget{limit: limit, done: done, cause: cause, every: pollEvery, nextPoll: pollEvery}
 }
 
 // Exhausted is the error of a spent budget.
@@ -116,7 +125,7 @@ func (b *Budget) Charge(units int64, what string) error {
 		b.used += units
 	}
 	if (b.done != nil || b.yield != nil) && b.used >= b.nextPoll {
-		b.nextPoll = b.used + pollEvery
+		b.nextPoll = b.used + b.every
 		if b.yield != nil {
 			b.yield()
 		}

@@ -64,3 +64,23 @@ func TestStopEndsTheBudgetWithItsReason(t *testing.T) {
 	var nilBudget *Budget
 	nilBudget.Stop("nothing") // a nil budget is free
 }
+
+// TestAYieldIsCalledEveryFewThousandUnits: with a yield (the browser's
+// main-thread runner) the budget polls every yieldEvery units rather than
+// every pollEvery, and calls the yield each time; what the charges answer
+// is the same with or without it.
+func TestAYieldIsCalledEveryFewThousandUnits(t *testing.T) {
+	plain, yielding := New(1<<20, nil, nil), New(1<<20, nil, nil)
+	yields := 0
+	yielding.SetYield(func() { yields++ })
+	var errPlain, errYielding error
+	for range 1 << 10 {
+		errPlain = plain.Charge(1<<10, "work")
+		errYielding = yielding.Charge(1<<10, "work")
+	}
+	assert.Equal(t, (1<<20)/yieldEvery, yields)
+	assert.Equal(t, errPlain, errYielding)
+	assert.Equal(t, plain.Used(), yielding.Used())
+	require.Error(t, plain.Charge(1, "more"))
+	assert.Equal(t, plain.Charge(1, "more").Error(), yielding.Charge(1, "more").Error())
+}
