@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/genplay/genplay/engine/internal/quantity"
 	"github.com/genplay/genplay/engine/resource"
 )
 
@@ -15,7 +16,11 @@ import (
 //     dropped, and its type is Opaque when it has none (SetDefaults_Secret:
 //     a clone of it has the type too, as real Kyverno's copies showed);
 //   - a Namespace gets status.phase Active;
-//   - RBAC subjects of kind User or Group get apiGroup rbac.authorization.k8s.io.
+//   - RBAC subjects of kind User or Group get apiGroup rbac.authorization.k8s.io;
+//   - a ResourceQuota's quantities (spec.hard) are stored in canonical form,
+//     as resource.Quantity serializes them ("00" is "0", "1000" is "1k",
+//     "2048Mi" is "2Gi"; a real API server refuses what does not parse,
+//     which genplay keeps as written).
 //
 // A CustomResourceDefinition's status is crdStatus's.
 func applyDefaults(info KindInfo, o resource.Object) {
@@ -46,6 +51,10 @@ func applyDefaults(info KindInfo, o resource.Object) {
 		if _, ok := st["phase"]; !ok {
 			st["phase"] = "Active"
 		}
+	case info.Group == "" && info.Kind == "ResourceQuota":
+		if hard, ok := o.Nested("spec", "hard"); ok {
+			canonicalQuantities(hard)
+		}
 	case info.Group == "rbac.authorization.k8s.io" && (info.Kind == "RoleBinding" || info.Kind == "ClusterRoleBinding"):
 		subjects, _ := o["subjects"].([]any)
 		for _, raw := range subjects {
@@ -56,6 +65,24 @@ func applyDefaults(info KindInfo, o resource.Object) {
 			if k := sub["kind"]; (k == "User" || k == "Group") && sub["apiGroup"] == nil {
 				sub["apiGroup"] = "rbac.authorization.k8s.io"
 			}
+		}
+	}
+}
+
+// canonicalQuantities rewrites each quantity of a map (a ResourceList) in
+// its canonical form.
+func canonicalQuantities(list any) {
+	m, ok := list.(map[string]any)
+	if !ok {
+		return
+	}
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		if q, err := quantity.Parse(s); err == nil {
+			m[k] = q.String()
 		}
 	}
 }

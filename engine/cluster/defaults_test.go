@@ -32,6 +32,16 @@ func TestAPIServerDefaults(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "kubernetes.io/dockerconfigjson", sec["type"])
 	})
+	// Real chainsaw found "00" stored as "0" (the cheat sheet's foreach
+	// cases, exported, against real Kyverno v1.19.0).
+	t.Run("a ResourceQuota's quantities are canonical", func(t *testing.T) {
+		q, err := s.Create(resource.Object{"apiVersion": "v1", "kind": "ResourceQuota", "metadata": map[string]any{"name": "q", "namespace": "team-a"},
+			"spec": map[string]any{"hard": map[string]any{"pods": "00", "configmaps": "1000", "requests.memory": "2048Mi", "requests.cpu": "0.5",
+				"limits.cpu": "2", "services": "x"}}})
+		require.NoError(t, err)
+		assert.Equal(t, map[string]any{"pods": "0", "configmaps": "1k", "requests.memory": "2Gi", "requests.cpu": "500m", "limits.cpu": "2", "services": "x"},
+			q["spec"].(map[string]any)["hard"])
+	})
 	t.Run("a Namespace is Active", func(t *testing.T) {
 		ns, err := s.Get(resource.Ref{APIVersion: "v1", Kind: "Namespace", Name: "team-a"})
 		require.NoError(t, err)
