@@ -78,11 +78,13 @@ deadcode() {
 	} | sort -u >"$tmp/imported"
 	"$GO" list -f '{{range .Imports}}{{if eq . "testing"}}{{$.ImportPath}}{{"\n"}}{{end}}{{end}}' ./... | sort -u >"$tmp/helpers"
 	comm -23 "$tmp/imported" "$tmp/helpers" >"$tmp/programs"
-	# Dead in every configuration, in a package a program imports.
+	# Dead in every configuration, in a package a program imports, and not
+	# kept on purpose (scripts/deadcode.keep: a function a line, with why).
+	grep -v '^#' scripts/deadcode.keep | cut -d' ' -f1 | sort -u >"$tmp/keep"
 	join <(cut -d' ' -f1 "$tmp/js") <(cut -d' ' -f1 "$tmp/oracle") >"$tmp/both"
-	join "$tmp/both" "$tmp/native" | awk 'NR==FNR { prog[$1] = 1; next }
-		{ pkg = $1; sub(/\.[^.\/]*(\.[^.\/]*)?$/, "", pkg) } prog[pkg] { print $2 ": unreachable func: " $1; n++ }
-		END { exit n > 0 }' "$tmp/programs" - || {
+	join "$tmp/both" "$tmp/native" | awk 'FILENAME == ARGV[1] { keep[$1] = 1; next } FILENAME == ARGV[2] { prog[$1] = 1; next }
+		{ pkg = $1; sub(/\.[^.\/]*(\.[^.\/]*)?$/, "", pkg) } prog[pkg] && !keep[$1] { print $2 ": unreachable func: " $1; n++ }
+		END { exit n > 0 }' "$tmp/keep" "$tmp/programs" - || {
 		echo "deadcode: the functions above are reached by no program: delete them, or move what only tests use into a _test.go file" >&2
 		return 1
 	}
