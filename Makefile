@@ -188,12 +188,12 @@ fuzz: ## explore: every Go fuzz target for FUZZTIME each (default 30s); a findin
 load: ## load-test the HTTP API: 2,000 requests at concurrency 16 on loopback; p50/p99 in the log
 	GENPLAY_LOAD=1 $(GO) test -count=1 -run TheAPIUnderFullLoad -v ./api/
 
-KYVERNO_VERSION ?= v1.19.0
+KYVERNO_VERSION ?= v1.19.1
 KYVERNO_CLI     ?= $(HOME)/.cache/genplay/kyverno-$(KYVERNO_VERSION)
 DIFFERENTIAL    ?=
-differential: ## compare genplay with Kyverno's CLI on the corpus and random cases (builds the CLI into KYVERNO_CLI once; DIFFERENTIAL=-seed N -random N -run RE)
+differential: ## compare genplay with Kyverno's CLI at KYVERNO_VERSION (genplay simulating the same release) on the corpus and random cases (builds the CLI into KYVERNO_CLI once; DIFFERENTIAL=-seed N -random N -run RE)
 	GO=$(GO) KYVERNO_VERSION=$(KYVERNO_VERSION) scripts/kyverno-cli.sh $(KYVERNO_CLI)
-	$(GO) run ./cmd/differential -kyverno $(KYVERNO_CLI)/kyverno $(DIFFERENTIAL)
+	$(GO) run ./cmd/differential -kyverno $(KYVERNO_CLI)/kyverno -kyverno-version $(KYVERNO_VERSION) $(DIFFERENTIAL)
 
 # The oracle: real Kyverno on a real kube-apiserver, here (oracle/, its own
 # Go module; docs/oracle.md). VERSION=v1.19.1 on the command line picks

@@ -14,14 +14,16 @@
 // (Content-Type text/yaml, application/yaml, text/plain, none, or the
 // application/x-www-form-urlencoded that curl --data-binary sends). Query
 // parameters adjust the run: file names the scenario in diagnostics (default
-// "scenario.yaml"); synchronize / orphanDownstreamOnPolicyDelete
+// "scenario.yaml"); kyvernoVersion picks the Kyverno release to simulate
+// (v1.18.2, v1.19.0 or v1.19.1; default the latest; the timeline's
+// "kyverno" echoes it); synchronize / orphanDownstreamOnPolicyDelete
 // (true or false) force those generate settings on every rule, as the
 // playground's outcome matrix does; format=v1 answers the timeline in its
 // old format, genplay.timeline/v1 (every step with the whole cluster), for
 // readers written against it (`genplay run -o json -format v1`). With
 // Content-Type application/json the body is instead
 //
-//	{"scenario": "<YAML text>", "file": "scenario.yaml", "format": "v2",
+//	{"scenario": "<YAML text>", "file": "scenario.yaml", "format": "v2", "kyvernoVersion": "v1.19.1",
 //	 "override": {"synchronize": true, "orphanDownstreamOnPolicyDelete": false}}
 //
 // where only scenario is required. A scenario whose checks fail still

@@ -233,6 +233,9 @@ type runRequest struct {
 	File     *string          `json:"file"`
 	Override *engine.Override `json:"override"`
 	Format   *string          `json:"format"`
+	// KyvernoVersion is the Kyverno release to simulate ("" the latest);
+	// the answer's timeline names it (its "kyverno").
+	KyvernoVersion *string `json:"kyvernoVersion"`
 }
 
 // runInput is a run request, read.
@@ -380,7 +383,7 @@ func (s *server) acquire(ctx context.Context) (release func(), err error) {
 // readRun reads a run request in either form.
 func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, error) {
 	var in runInput
-	file, override, format, err := queryOptions(r.URL.Query())
+	file, override, format, kyverno, err := queryOptions(r.URL.Query())
 	if err != nil {
 		return in, err
 	}
@@ -423,6 +426,11 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, erro
 				return in, err
 			}
 		}
+		if req.KyvernoVersion != nil {
+			if kyverno, err = checkKyvernoVersion("kyvernoVersion", *req.KyvernoVersion); err != nil {
+				return in, err
+			}
+		}
 		if req.Format != nil {
 			if err := timeline.CheckFormat(*req.Format); err != nil {
 				return in, fmt.Errorf(`"format": %w`, err)
@@ -458,7 +466,7 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, erro
 			"the scenario is %d bytes; the limit is %d", len(data), engine.MaxInputBytes)
 	}
 	in.file, in.data, in.format = file, data, format
-	in.opts.Override = override
+	in.opts.Override, in.opts.KyvernoVersion = override, kyverno
 	return in, nil
 }
 
@@ -516,29 +524,31 @@ func checkKeys(body []byte) error {
 }
 
 // queryOptions reads the query parameters of a run request.
-func queryOptions(q url.Values) (string, *engine.Override, string, error) {
-	file, format := DefaultFile, ""
-	var override *engine.Override
+func queryOptions(q url.Values) (file string, override *engine.Override, format, kyverno string, err error) {
+	file = DefaultFile
 	for key, values := range q {
 		if len(values) != 1 {
-			return "", nil, "", fmt.Errorf("query parameter %s: given %d times", key, len(values))
+			return "", nil, "", "", fmt.Errorf("query parameter %s: given %d times", key, len(values))
 		}
 		v := values[0]
 		switch key {
 		case "file":
-			var err error
 			if file, err = checkFile(v); err != nil {
-				return "", nil, "", err
+				return "", nil, "", "", err
 			}
 		case "format":
 			if err := timeline.CheckFormat(v); err != nil {
-				return "", nil, "", fmt.Errorf("query parameter format: %w", err)
+				return "", nil, "", "", fmt.Errorf("query parameter format: %w", err)
 			}
 			format = v
+		case "kyvernoVersion":
+			if kyverno, err = checkKyvernoVersion("query parameter kyvernoVersion", v); err != nil {
+				return "", nil, "", "", err
+			}
 		case "synchronize", "orphanDownstreamOnPolicyDelete":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return "", nil, "", fmt.Errorf("query parameter %s=%q: want true or false", key, v)
+				return "", nil, "", "", fmt.Errorf("query parameter %s=%q: want true or false", key, v)
 			}
 			if override == nil {
 				override = &engine.Override{}
@@ -549,10 +559,20 @@ func queryOptions(q url.Values) (string, *engine.Override, string, error) {
 				override.OrphanDownstreamOnPolicyDelete = &b
 			}
 		default:
-			return "", nil, "", fmt.Errorf("unknown query parameter %s (known: file, format, synchronize, orphanDownstreamOnPolicyDelete)", key)
+			return "", nil, "", "", fmt.Errorf("unknown query parameter %s (known: file, format, kyvernoVersion, synchronize, orphanDownstreamOnPolicyDelete)", key)
 		}
 	}
-	return file, override, format, nil
+	return file, override, format, kyverno, nil
+}
+
+// checkKyvernoVersion reads a release to simulate: its canonical name, or
+// an error that lists the simulated releases.
+func checkKyvernoVersion(what, v string) (string, error) {
+	kyverno, err := engine.ParseKyvernoVersion(v)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
+	}
+	return kyverno, nil
 }
 
 // checkFile accepts a file name for diagnostics: short, printable UTF-8.

@@ -590,3 +590,39 @@ func TestCurlDataBinaryIsAccepted(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, string(want), string(body))
 }
+
+func TestRunSimulatesTheKyvernoVersionAskedAndSaysWhich(t *testing.T) {
+	list, err := api.Examples()
+	require.NoError(t, err)
+	ex := list[0]
+	h := api.Handler(api.Options{})
+	for _, tt := range []struct {
+		name, target string
+		body         []byte
+		ct, want     string
+	}{
+		{"the default is the latest", "/api/v1/run", []byte(ex.Scenario), "text/yaml", engine.KyvernoVersion},
+		{"a query parameter picks a release", "/api/v1/run?kyvernoVersion=v1.19.0", []byte(ex.Scenario), "text/yaml", "v1.19.0"},
+		{"a JSON field picks a release, written as users write it", "/api/v1/run", jsonBody(t, map[string]any{"scenario": ex.Scenario, "kyvernoVersion": "1.18.2"}), "application/json", "v1.18.2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res := do(t, h, http.MethodPost, tt.target, tt.ct, tt.body)
+			require.Equal(t, http.StatusOK, res.StatusCode)
+			body := readAll(t, res)
+			var got timeline.Result
+			require.NoError(t, json.Unmarshal(body, &got))
+			assert.Equal(t, tt.want, got.Kyverno, "the answer echoes the release")
+			assert.Equal(t, string(marshal(t, engine.Run(api.DefaultFile, []byte(ex.Scenario), engine.Options{KyvernoVersion: tt.want}))), string(body))
+		})
+	}
+	for _, target := range []string{"/api/v1/run?kyvernoVersion=v1.17.0"} {
+		res := do(t, h, http.MethodPost, target, "text/yaml", []byte(ex.Scenario))
+		require.Equal(t, http.StatusBadRequest, res.StatusCode)
+		msg, _ := errorOf(t, res)
+		assert.Contains(t, msg, "kyvernoVersion: Kyverno v1.17.0 is not simulated: genplay simulates v1.18.2, v1.19.0, v1.19.1")
+	}
+	res := do(t, h, http.MethodPost, "/api/v1/run", "application/json", jsonBody(t, map[string]any{"scenario": ex.Scenario, "kyvernoVersion": "2"}))
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	msg, _ := errorOf(t, res)
+	assert.Contains(t, msg, "kyvernoVersion: Kyverno 2 is not simulated")
+}

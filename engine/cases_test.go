@@ -6,11 +6,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/timeline"
@@ -29,6 +31,14 @@ import (
 // A case under a folder named generatingpolicy runs with the CEL family.
 // The background controller's permission check has its own tests (package
 // rbac): cases run with PermissionsUnchecked.
+//
+// A case runs under every Kyverno release genplay simulates, unless its
+// Test's annotation genplay.dev/kyverno-versions lists the releases whose
+// behaviour it states ("v1.18.2, v1.19.0"): where releases differ, a case
+// per behaviour, each naming its releases. Its golden timeline is that of
+// the newest release it runs under; a release whose timeline differs from
+// that has its own, NAME.VERSION.golden.txt (GENPLAY_UPDATE=1 writes and
+// removes them).
 
 // casesDir holds the cases.
 const casesDir = "testdata/cases"
@@ -49,6 +59,7 @@ type caseCheck struct {
 var said = map[string][]caseCheck{
 	// ClusterPolicy
 	"cheatsheet/clusterpolicy/data/operations-create-downstream-deleted/sync-true-orphan-false": {anEventSays("kyverno#10574")},
+	"cheatsheet/clusterpolicy/clone/policy-deleted/sync-true-orphan-false-v1.18.2":              {kyvernoSays("kyverno#16329")},
 	"cheatsheet/clusterpolicy/cases/edited-downstream-reverted": {
 		eventStepEndsWith(timeline.ActionReverted, "synchronize is true and the downstream was changed")},
 	"cheatsheet/clusterpolicy/cases/policy-retargeted": {anEventSays("stale target"),
@@ -64,9 +75,9 @@ var said = map[string][]caseCheck{
 	// issue number).
 	"cheatsheet/generatingpolicy/data/downstream-modified/":                                {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/data/downstream-deleted/":                                 {kyvernoSays("synchronize")},
-	"cheatsheet/generatingpolicy/data/downstream-deleted-twice/sync-true":                  {kyvernoSays("kyverno#17265")},
+	"cheatsheet/generatingpolicy/data/downstream-deleted-twice/sync-true":                  {kyvernoSays("kyverno#17265", "kyverno#17453")},
 	"cheatsheet/generatingpolicy/data/downstream-deleted-twice/sync-false":                 {kyvernoSays("synchronize")},
-	"cheatsheet/generatingpolicy/data/policy-updated/sync-true":                            {kyvernoSays("kyverno#17594", "re-sync")},
+	"cheatsheet/generatingpolicy/data/policy-updated/sync-true":                            {kyvernoSays("kyverno#16920", "re-sync")},
 	"cheatsheet/generatingpolicy/data/policy-updated/sync-false":                           {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/data/downstream-modified-then-trigger-updated/sync-true":  {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/data/downstream-modified-then-trigger-updated/sync-false": {kyvernoSays("trigger was updated")},
@@ -81,9 +92,9 @@ var said = map[string][]caseCheck{
 	"cheatsheet/generatingpolicy/clone/source-deleted/sync-false":                          {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/clone/downstream-modified/":                               {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/clone/downstream-deleted/":                                {kyvernoSays("synchronize")},
-	"cheatsheet/generatingpolicy/clone/downstream-deleted-twice/sync-true":                 {kyvernoSays("kyverno#17265")},
+	"cheatsheet/generatingpolicy/clone/downstream-deleted-twice/sync-true":                 {kyvernoSays("kyverno#17265", "kyverno#17453")},
 	"cheatsheet/generatingpolicy/clone/downstream-deleted-twice/sync-false":                {kyvernoSays("synchronize")},
-	"cheatsheet/generatingpolicy/clone/policy-updated/sync-true":                           {kyvernoSays("kyverno#17594", "re-sync")},
+	"cheatsheet/generatingpolicy/clone/policy-updated/sync-true":                           {kyvernoSays("kyverno#16920", "re-sync")},
 	"cheatsheet/generatingpolicy/clone/policy-updated/sync-false":                          {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/clone/source-modified-then-trigger-updated/sync-true":     {kyvernoSays("synchronize")},
 	"cheatsheet/generatingpolicy/clone/source-modified-then-trigger-updated/sync-false":    {kyvernoSays("trigger was updated")},
@@ -132,14 +143,81 @@ func TestBehaviourCases(t *testing.T) {
 	}
 }
 
-// runCase runs one case and checks it.
+// versionsAnnotation lists the Kyverno releases whose behaviour a case states.
+const versionsAnnotation = "genplay.dev/kyverno-versions"
+
+// caseVersions are the releases a case runs under, newest first: its
+// annotation's, else every simulated release.
+func caseVersions(t *testing.T, data []byte) []string {
+	var doc struct {
+		Metadata struct {
+			Annotations map[string]string `yaml:"annotations"`
+		} `yaml:"metadata"`
+	}
+	require.NoError(t, yaml.Unmarshal(data, &doc))
+	all := KyvernoVersions()
+	slices.Reverse(all)
+	list, ok := doc.Metadata.Annotations[versionsAnnotation]
+	if !ok {
+		return all
+	}
+	var out []string
+	for _, v := range all {
+		for _, w := range strings.Split(list, ",") {
+			if strings.TrimSpace(w) == v {
+				out = append(out, v)
+			}
+		}
+	}
+	require.NotEmpty(t, out, "%s %q names no simulated release", versionsAnnotation, list)
+	return out
+}
+
+// runCase runs one case under each release it holds for and checks it.
 func runCase(t *testing.T, name string, checks []caseCheck) {
 	data, err := os.ReadFile(filepath.Join(casesDir, name+".yaml"))
 	require.NoError(t, err)
+	versions := caseVersions(t, data)
+	var newest string
+	for i, v := range versions {
+		text := runCaseAt(t, name, data, v, checks)
+		golden := filepath.Join(casesDir, name+".golden.txt")
+		if i == 0 {
+			newest = text
+		} else {
+			golden = filepath.Join(casesDir, name+"."+v+".golden.txt")
+			if text == newest {
+				if os.Getenv("GENPLAY_UPDATE") != "" {
+					_ = os.Remove(golden)
+				}
+				_, err := os.Stat(golden)
+				assert.True(t, os.IsNotExist(err), "%s is the same as the newest release's timeline: GENPLAY_UPDATE=1 removes it", golden)
+				continue
+			}
+		}
+		if os.Getenv("GENPLAY_UPDATE") != "" {
+			require.NoError(t, os.WriteFile(golden, []byte(text), 0o644))
+		}
+		want, err := os.ReadFile(golden)
+		require.NoError(t, err, "no golden timeline for Kyverno %s: run GENPLAY_UPDATE=1 go test -run BehaviourCases ./engine/", v)
+		assert.Equal(t, string(want), text, "Kyverno %s: the timeline changed: GENPLAY_UPDATE=1 rewrites %s (read the diff)", v, golden)
+	}
+	for _, v := range KyvernoVersions() {
+		if !slices.Contains(versions, v) {
+			_, err := os.Stat(filepath.Join(casesDir, name+"."+v+".golden.txt"))
+			assert.True(t, os.IsNotExist(err), "%s does not run under Kyverno %s but has a golden timeline for it", name, v)
+		}
+	}
+}
+
+// runCaseAt runs one case under one release and returns its timeline's
+// text, after the checks every run of it must pass.
+func runCaseAt(t *testing.T, name string, data []byte, kyverno string, checks []caseCheck) string {
 	opts := Options{Permissions: PermissionsUnchecked}
 	if strings.Contains(name, "generatingpolicy/") {
 		opts = gpolOptions
 	}
+	opts.KyvernoVersion = kyverno
 	file := "cases/" + name + ".yaml"
 	res := Run(file, data, opts)
 	invalid := false
@@ -147,24 +225,17 @@ func runCase(t *testing.T, name string, checks []caseCheck) {
 		invalid = invalid || c.invalid
 	}
 	if !invalid && (!res.Passed || res.Skipped != "") {
-		require.Fail(t, "the case did not pass", "%s\n--- %s:\n%s", describeRun(res), file, data)
+		require.Fail(t, "the case did not pass under Kyverno "+kyverno, "%s\n--- %s:\n%s", describeRun(res), file, data)
 	}
 	got, err := timeline.Marshal(res)
 	require.NoError(t, err)
 	again, err := timeline.Marshal(Run(file, data, opts))
 	require.NoError(t, err)
 	require.Equal(t, string(got), string(again), "two runs of the same case must give the same bytes")
-	golden := filepath.Join(casesDir, name+".golden.txt")
-	text := timelineText(res)
-	if os.Getenv("GENPLAY_UPDATE") != "" {
-		require.NoError(t, os.WriteFile(golden, []byte(text), 0o644))
-	}
-	want, err := os.ReadFile(golden)
-	require.NoError(t, err, "no golden timeline: run GENPLAY_UPDATE=1 go test -run BehaviourCases ./engine/")
-	assert.Equal(t, string(want), text, "the timeline changed: GENPLAY_UPDATE=1 rewrites %s (read the diff)", golden)
 	for _, c := range checks {
 		c.check(t, res, string(data))
 	}
+	return timelineText(res)
 }
 
 // timelineText is a run as a person reads it, the golden form of a case:

@@ -19,7 +19,14 @@
 // and this package on top, which admits every family's policies one way
 // (putPolicy).
 //
-// The Kyverno release genplay follows is [KyvernoVersion].
+// genplay simulates several Kyverno releases on this one engine
+// ([KyvernoVersions]; the default, [KyvernoVersion], is the latest):
+// a release is a named set of behaviour changes, each written once next to
+// the behaviour it changes (package engine/internal/upstream, Change) and
+// listed by [KyvernoChanges]. Options.KyvernoVersion picks one; every
+// timeline says which it shows, and an event a release decided names the
+// change (timeline.Event.VersionChanges). CompareVersions runs a scenario
+// under every release and marks the steps that differ.
 //
 // # Where genplay knowingly differs from a real cluster with Kyverno
 //
@@ -110,13 +117,12 @@
 //     deletion on real Kyverno v1.19.0 (internal/oracle's recordings).
 //     genplay does not model the refused watch: its WatchManager reacts to
 //     every kind.
-//   - genplay simulates one release, KyvernoVersion. Compared with real
-//     Kyverno's recordings of another (internal/oracle), these differences
-//     of that release are known: Kyverno v1.19.1 updates a
-//     GeneratingPolicy's downstreams in place when the policy's spec
-//     changes (kyverno#16920), where v1.19.0 deletes and recreates them;
-//     Kyverno v1.19.1 recreates a synchronized downstream deleted twice
-//     (kyverno#17453), where v1.19.0 leaves the second deletion.
+//   - genplay simulates the releases KyvernoVersions lists (v1.18.2,
+//     v1.19.0, v1.19.1) as one engine with the behaviour changes between
+//     them: the changes it models are those KyvernoChanges lists, found by
+//     comparing the releases' source; the rest of a release's code is the
+//     latest's. Kyverno's conformance suites of each release run against
+//     it (cmd/genplay's conformance test).
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition

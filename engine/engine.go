@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io/fs"
+	"slices"
 
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/internal/upstream"
@@ -10,12 +11,50 @@ import (
 	"github.com/genplay/genplay/engine/scenario"
 )
 
-// KyvernoVersion is the Kyverno release whose behaviour genplay follows,
+// KyvernoVersion is the Kyverno release a run simulates unless
+// Options.KyvernoVersion names another: the latest of KyvernoVersions,
 // written once in engine/internal/upstream (whose links to Kyverno's code
-// the timeline's reasons cite); the Makefile's KYVERNO_VERSION, for the
+// the timeline's reasons cite). The Makefile's KYVERNO_VERSION, for the
 // differential tests, and the playground's About panel are checked
 // against it.
-const KyvernoVersion = upstream.Version
+const KyvernoVersion = string(upstream.Latest)
+
+// KyvernoVersions lists the Kyverno releases genplay simulates, oldest
+// first; the last is KyvernoVersion.
+func KyvernoVersions() []string {
+	vs := upstream.Versions()
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
+}
+
+// KyvernoRelease is a Kyverno release genplay simulates.
+type KyvernoRelease = upstream.Release
+
+// KyvernoReleases are the releases genplay simulates, oldest first.
+func KyvernoReleases() []KyvernoRelease { return slices.Clone(upstream.Releases) }
+
+// KyvernoChange is a behaviour change between two Kyverno releases.
+type KyvernoChange = upstream.Change
+
+// KyvernoChanges lists the behaviour changes between the simulated
+// releases that this build models, by release. A build without the CEL
+// family (Options.Families) lacks that family's changes.
+func KyvernoChanges() []*KyvernoChange { return upstream.Changes() }
+
+// LookupKyvernoChange returns the changes a timeline event's VersionChanges
+// names (one per family the pull request changed), or none.
+func LookupKyvernoChange(id string) []*KyvernoChange { return upstream.Lookup(id) }
+
+// ParseKyvernoVersion reads a release as a user writes it ("v1.19.1",
+// "1.19.1", "latest"; "" is the default) and returns its canonical name,
+// or an error that lists the simulated releases.
+func ParseKyvernoVersion(s string) (string, error) {
+	v, err := upstream.Parse(s)
+	return string(v), err
+}
 
 // Options change how a scenario runs.
 type Options struct {
@@ -70,6 +109,21 @@ type Options struct {
 	// Values stand in for context and request data, as a kyverno-test.yaml's
 	// values file does for Kyverno's CLI; nil: none.
 	Values *Values
+	// KyvernoVersion is the Kyverno release to simulate (KyvernoVersions);
+	// empty means KyvernoVersion, the latest. A release genplay does not
+	// simulate makes Run answer with an error diagnostic.
+	KyvernoVersion string
+}
+
+// kyverno is the release the options simulate: Options.KyvernoVersion, or
+// the latest when it is empty or not a simulated release (Run refuses such
+// options before a session is made: checkKyvernoVersion).
+func (o Options) kyverno() upstream.Version {
+	v, err := upstream.Parse(o.KyvernoVersion)
+	if err != nil {
+		return upstream.Latest
+	}
+	return v
 }
 
 // Override forces generate settings; a nil field leaves the policy's value.

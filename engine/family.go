@@ -63,6 +63,7 @@ func (s *Session) WritePolicy(fam generate.Family, user admission.UserInfo, old,
 // controller.
 func (s *Session) writePolicy(fam generate.Family, user admission.UserInfo, old, next resource.Object, doc *source.Document, written func(resource.Object)) (resource.Object, []string, error) {
 	adm := fam.AdmitPolicy(next, old, doc)
+	s.admissionChanges, s.warningChanges = adm.Changes, adm.WarningChanges
 	for _, d := range adm.Diagnostics {
 		s.diags = append(s.diags, diagnostic(d))
 	}

@@ -51,7 +51,13 @@ spec:
 // celSession is a session with the CEL family and no snapshots.
 func celSession(tb testing.TB, n int, exceptions bool) *Session {
 	tb.Helper()
-	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions, Permissions: PermissionsKyvernoE2E,
+	return celSessionAt(tb, n, exceptions, "")
+}
+
+// celSessionAt is celSession simulating Kyverno release kyverno.
+func celSessionAt(tb testing.TB, n int, exceptions bool, kyverno string) *Session {
+	tb.Helper()
+	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions, KyvernoVersion: kyverno, Permissions: PermissionsKyvernoE2E,
 		Limits: Limits{Objects: 4*n + 100, Requests: 1 << 40}})
 	s.nextScan = s.nextScan.Add(1 << 62)
 	return s
@@ -102,22 +108,38 @@ func (s *Session) uidOf(tb testing.TB, ref resource.Ref) string {
 	return obj.UID()
 }
 
-func TestCELSyncRecreatesADeletedDownstreamOnlyOnce(t *testing.T) {
-	s := celSession(t, 1, false)
-	s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
-	s.benchNamespaces(t, 1)
-	ref := netpolRef(0)
-	first := s.uidOf(t, ref)
+func TestCELSyncRecreatesADeletedDownstream(t *testing.T) {
+	t.Run("v1.19.0 recreates it once: its cache keeps the old UID (kyverno#17265)", func(t *testing.T) {
+		s := celSessionAt(t, 1, false, "v1.19.0")
+		s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+		s.benchNamespaces(t, 1)
+		ref := netpolRef(0)
+		first := s.uidOf(t, ref)
 
-	events := s.celStep(t, func() error { return s.Remove(ref) })
-	eventWith(t, events, timeline.ActionRecreated, "kyverno#17265")
-	second := s.uidOf(t, ref)
-	assert.NotEqual(t, first, second, "the watcher POSTs the cached copy: a new UID")
+		events := s.celStep(t, func() error { return s.Remove(ref) })
+		e := eventWith(t, events, timeline.ActionRecreated, "kyverno#17265")
+		assert.Equal(t, []string{"kyverno#17453"}, e.VersionChanges, "the event names the change that decides it")
+		second := s.uidOf(t, ref)
+		assert.NotEqual(t, first, second, "the watcher POSTs the cached copy: a new UID")
 
-	events = s.celStep(t, func() error { return s.Remove(ref) })
-	eventWith(t, events, timeline.ActionIgnored, "not recreated: Kyverno v1.19.0 recreates a deleted downstream once")
-	_, err := s.store.Get(ref)
-	assert.Error(t, err, "the cache holds the first UID, so the second deletion stands (kyverno#17265)")
+		events = s.celStep(t, func() error { return s.Remove(ref) })
+		eventWith(t, events, timeline.ActionIgnored, "not recreated: Kyverno v1.19.0 recreated this downstream once")
+		_, err := s.store.Get(ref)
+		assert.Error(t, err, "the cache holds the first UID, so the second deletion stands (kyverno#17265)")
+	})
+	t.Run("v1.19.1 recreates it after every deletion (kyverno#17453)", func(t *testing.T) {
+		s := celSessionAt(t, 1, false, "v1.19.1")
+		s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+		s.benchNamespaces(t, 1)
+		ref := netpolRef(0)
+		uids := map[string]bool{s.uidOf(t, ref): true}
+		for range 3 {
+			events := s.celStep(t, func() error { return s.Remove(ref) })
+			eventWith(t, events, timeline.ActionRecreated, "which its cache now tracks")
+			uids[s.uidOf(t, ref)] = true
+		}
+		assert.Len(t, uids, 4, "each recreation is a new object")
+	})
 }
 
 func TestCELSyncRevertsAModifiedDownstreamEveryTime(t *testing.T) {
@@ -148,18 +170,41 @@ func TestCELWithoutSyncADeletedDownstreamStaysDeletedAndSaysWhy(t *testing.T) {
 	assert.Error(t, err)
 }
 
-func TestCELPolicyUpdateDeletesAndRecreatesTrackedDownstreams(t *testing.T) {
-	s := celSession(t, 2, false)
-	s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
-	s.benchNamespaces(t, 2)
-	before := s.uidOf(t, netpolRef(1))
-	events := s.celPut(t, gpolNetpol(1, true, false, "CREATE, UPDATE"))
-	eventWith(t, events, timeline.ActionDeleted, "kyverno#17594")
-	eventWith(t, events, timeline.ActionRecreated, "kyverno#17594")
-	np, err := s.store.Get(netpolRef(1))
-	require.NoError(t, err)
-	assert.NotEqual(t, before, np.UID(), "1.19.0 deletes every tracked downstream and regenerates it")
-	assert.Equal(t, "1", np.NestedString("spec", "podSelector", "matchLabels", "rev"))
+func TestCELPolicyUpdate(t *testing.T) {
+	t.Run("v1.19.0 deletes and recreates every tracked downstream (kyverno#17594)", func(t *testing.T) {
+		s := celSessionAt(t, 2, false, "v1.19.0")
+		s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+		s.benchNamespaces(t, 2)
+		before := s.uidOf(t, netpolRef(1))
+		events := s.celPut(t, gpolNetpol(1, true, false, "CREATE, UPDATE"))
+		del := eventWith(t, events, timeline.ActionDeleted, "kyverno#16920")
+		assert.Equal(t, []string{"kyverno#16920"}, del.VersionChanges)
+		eventWith(t, events, timeline.ActionRecreated, "Kyverno v1.19.0 and earlier delete and recreate")
+		np, err := s.store.Get(netpolRef(1))
+		require.NoError(t, err)
+		assert.NotEqual(t, before, np.UID(), "1.19.0 deletes every tracked downstream and regenerates it")
+		assert.Equal(t, "1", np.NestedString("spec", "podSelector", "matchLabels", "rev"))
+	})
+	t.Run("v1.19.1 updates them in place (kyverno#16920)", func(t *testing.T) {
+		s := celSessionAt(t, 2, false, "v1.19.1")
+		s.celPut(t, gpolNetpol(0, true, false, "CREATE, UPDATE"))
+		s.benchNamespaces(t, 2)
+		before := s.uidOf(t, netpolRef(1))
+		events := s.celPut(t, gpolNetpol(1, true, false, "CREATE, UPDATE"))
+		upd := eventWith(t, events, timeline.ActionUpdated, "rewrote the downstream in place")
+		assert.Equal(t, []string{"kyverno#16920"}, upd.VersionChanges)
+		for _, e := range events {
+			assert.NotEqual(t, timeline.ActionDeleted, e.Action, "nothing is deleted: %s", e.Reason)
+		}
+		np, err := s.store.Get(netpolRef(1))
+		require.NoError(t, err)
+		assert.Equal(t, before, np.UID(), "the same object, updated")
+		assert.Equal(t, "1", np.NestedString("spec", "podSelector", "matchLabels", "rev"))
+		// The regeneration tracked it again: an edit is reverted.
+		np.SetLabels(map[string]string{"edited": "yes"})
+		events = s.celStep(t, func() error { _, _, err := s.Put(ModeUpdate, np, nil); return err })
+		eventWith(t, events, timeline.ActionReverted, "put back the copy it saved")
+	})
 }
 
 func TestCELTriggerUpdateWithoutUpdateOperationDeletesTheDownstream(t *testing.T) {

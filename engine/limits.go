@@ -1,11 +1,11 @@
 package engine
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/genplay/genplay/engine/generate"
@@ -116,7 +116,6 @@ type timelineSize struct {
 	steps int // steps measured so far
 	bytes int
 	last  int // the size of the last step measured
-	buf   bytes.Buffer
 }
 
 // Indentation in timeline.Marshal's output: {"steps": [ {"changes": [ {...
@@ -135,16 +134,10 @@ func (t *timelineSize) update(steps []timeline.Step) int {
 	return t.bytes
 }
 
-// step is the size of one step in the answer, with its separator.
+// step is the size of one step in the answer, with its separator:
+// measured, not encoded.
 func (t *timelineSize) step(st *timeline.Step) int {
-	bare := *st
-	bare.Changes = nil
-	n := len(stepIndent) + t.marshal(&bare, stepIndent) + len(",\n")
-	if st.Changes != nil {
-		// The changes are most of a step: measured, not encoded.
-		n += changesLen(st.Changes, len(stepIndent)+2) - len("null")
-	}
-	return n
+	return len(stepIndent) + stepLen(st, len(stepIndent)) + len(",\n")
 }
 
 // initialLen is the size of Result.Initial's objects in the answer, each
@@ -158,19 +151,6 @@ func initialLen(objs []resource.Object) int {
 		n += len(stepIndent) + jsonLen(o, len(stepIndent)) + len(",\n")
 	}
 	return n
-}
-
-// marshal is the length of v as timeline.Marshal renders it at prefix,
-// without the final newline.
-func (t *timelineSize) marshal(v any, prefix string) int {
-	t.buf.Reset()
-	enc := json.NewEncoder(&t.buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
-	if err := enc.Encode(v); err != nil {
-		return 0 // timeline.Marshal reports it
-	}
-	return t.buf.Len() - 1
 }
 
 // stoppedPrefix begins the diagnostic of a run a limit or a cancellation
@@ -297,9 +277,110 @@ func jsonStringLen(s string) int {
 	return n
 }
 
+// stepLen is jsonLen for a step whose line is indented by indent spaces:
+// its fields in timeline.Step's order, those with omitempty left out when
+// empty.
+func stepLen(st *timeline.Step, indent int) int {
+	in := indent + 2
+	var check, warnings []int
+	if st.Check != nil {
+		var failures []int
+		if len(st.Check.Failures) > 0 {
+			failures = []int{len("failures"), stringsLen(st.Check.Failures, in+2)}
+		}
+		check = []int{len("check"), fieldsLen(in, []int{len("passed"), boolLen(st.Check.Passed)},
+			optional(len("skipped"), st.Check.Skipped), failures)}
+	}
+	if len(st.Warnings) > 0 {
+		warnings = []int{len("warnings"), stringsLen(st.Warnings, in)}
+	}
+	return fieldsLen(indent,
+		[]int{len("index"), intLen(st.Index)},
+		[]int{len("stepName"), jsonStringLen(st.StepName)},
+		[]int{len("operation"), jsonStringLen(st.Operation)},
+		[]int{len("summary"), jsonStringLen(st.Summary)},
+		[]int{len("time"), jsonStringLen(st.Time)},
+		[]int{len("events"), eventsLen(st.Events, in)},
+		check,
+		optional(len("error"), st.Error),
+		warnings,
+		[]int{len("changes"), changesLen(st.Changes, in)})
+}
+
+// eventsLen is jsonLen for a step's events, the array's line indented by
+// indent spaces.
+func eventsLen(events []timeline.Event, indent int) int {
+	if events == nil {
+		return len("null")
+	}
+	if len(events) == 0 {
+		return len("[]")
+	}
+	n := len("[") + len("\n") + indent + len("]") + len(events) - 1
+	in := indent + 2
+	for i := range events {
+		e := &events[i]
+		var object, trigger []int
+		if e.Object != nil {
+			object = []int{len("object"), refLen(e.Object, in+2)}
+		}
+		if e.Trigger != nil {
+			trigger = []int{len("trigger"), refLen(e.Trigger, in+2)}
+		}
+		var changes []int
+		if len(e.VersionChanges) > 0 {
+			changes = []int{len("versionChanges"), stringsLen(e.VersionChanges, in+2)}
+		}
+		n += len("\n") + in + fieldsLen(in,
+			[]int{len("seq"), intLen(e.Seq)},
+			[]int{len("time"), jsonStringLen(e.Time)},
+			[]int{len("actor"), jsonStringLen(e.Actor)},
+			[]int{len("action"), jsonStringLen(e.Action)},
+			object,
+			optional(len("policy"), e.Policy),
+			optional(len("rule"), e.Rule),
+			trigger,
+			[]int{len("reason"), jsonStringLen(e.Reason)},
+			changes)
+	}
+	return n
+}
+
+// refLen is jsonLen for a resource.Ref whose line is indented by indent
+// spaces.
+func refLen(r *resource.Ref, indent int) int {
+	return fieldsLen(indent, []int{len("apiVersion"), jsonStringLen(r.APIVersion)}, []int{len("kind"), jsonStringLen(r.Kind)},
+		optional(len("namespace"), r.Namespace), []int{len("name"), jsonStringLen(r.Name)})
+}
+
+// stringsLen is jsonLen for a non-empty list of strings whose line is
+// indented by indent spaces.
+func stringsLen(list []string, indent int) int {
+	n := len("[") + len("\n") + indent + len("]") + len(list) - 1
+	for _, s := range list {
+		n += len("\n") + indent + 2 + jsonStringLen(s)
+	}
+	return n
+}
+
+func intLen(i int) int {
+	var buf [24]byte
+	return len(strconv.AppendInt(buf[:0], int64(i), 10))
+}
+
+func boolLen(b bool) int {
+	if b {
+		return len("true")
+	}
+	return len("false")
+}
+
 // changesLen is jsonLen for a step's changes, the array's line indented by
 // indent spaces.
 func changesLen(changes []timeline.Change, indent int) int {
+	if changes == nil {
+		return len("null")
+	}
 	if len(changes) == 0 {
 		return len("[]")
 	}
@@ -313,8 +394,7 @@ func changesLen(changes []timeline.Change, indent int) int {
 // changeLen is jsonLen for one change whose line is indented by indent
 // spaces.
 func changeLen(c *timeline.Change, indent int) int {
-	ref := fieldsLen(indent+2, []int{len("apiVersion"), jsonStringLen(c.Object.APIVersion)}, []int{len("kind"), jsonStringLen(c.Object.Kind)},
-		optional(len("namespace"), c.Object.Namespace), []int{len("name"), jsonStringLen(c.Object.Name)})
+	ref := refLen(&c.Object, indent+2)
 	var whole, patch []int
 	if len(c.Whole) > 0 {
 		whole = []int{len("after"), jsonLen(c.Whole, indent+2)}

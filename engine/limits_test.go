@@ -298,19 +298,43 @@ func TestATestWithoutOperationsAnswersAnEmptyStepList(t *testing.T) {
 // TestTheTimelineSizeIsWhatMarshalWrites checks the size limit measures the
 // answer itself, indentation included, not an estimate of it.
 func TestTheTimelineSizeIsWhatMarshalWrites(t *testing.T) {
-	for _, name := range []string{"runaway-chain.yaml", "netpol-sync.yaml"} {
+	// Scenarios whose steps hold every field: checks that pass and fail,
+	// errors, warnings, events with and without objects and triggers,
+	// changes whole, patched and with diffs.
+	files, err := filepath.Glob(filepath.Join("testdata", "scenarios", "*.yaml"))
+	require.NoError(t, err)
+	more, err := filepath.Glob(filepath.Join("..", "site", "examples", "*.yaml"))
+	require.NoError(t, err)
+	failing := filepath.Join(t.TempDir(), "failing.yaml")
+	require.NoError(t, os.WriteFile(failing, scenarioYAML("failing", `  - try:
+    - apply: {resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}, data: {k: "v \"quoted\" <&>"}}}
+    - assert: {resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}, data: {k: other}}}
+`), 0o644))
+	refused := filepath.Join(t.TempDir(), "refused.yaml")
+	require.NoError(t, os.WriteFile(refused, scenarioYAML("refused", `  - try:
+    - apply: {resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}}
+    - create: {resource: {apiVersion: v1, kind: ConfigMap, metadata: {name: c, namespace: default}}}
+`), 0o644))
+	for _, file := range append(append(files, more...), failing, refused) {
+		name := filepath.Base(file)
 		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(filepath.Join("testdata", "scenarios", name))
+			data, err := os.ReadFile(file)
 			require.NoError(t, err)
 			tests, diags := scenario.Parse(name, data)
 			require.False(t, diags.HasErrors(), "%v", diags)
-			r := &runner{s: NewSession(Options{}), t: tests[0]}
+			r := &runner{s: NewSession(Options{Families: celFamilies}), t: tests[0]}
 			r.res = &timeline.Result{Format: timeline.FormatVersion, Initial: r.s.initial, Steps: []timeline.Step{}, Passed: true}
 			r.run()
 			r.res.Steps = r.s.steps
 			r.res.Diagnostics = []timeline.Diagnostic{}
 			full, err := timeline.Marshal(r.res)
 			require.NoError(t, err)
+			if name == "refused.yaml" {
+				require.Contains(t, string(full), `"error": "`, "a step with an error is measured")
+			}
+			if name == "failing.yaml" {
+				require.Contains(t, string(full), `"failures": [`, "a failed check is measured")
+			}
 			r.res.Steps, r.res.Initial = []timeline.Step{}, []resource.Object{}
 			empty, err := timeline.Marshal(r.res)
 			require.NoError(t, err)

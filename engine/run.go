@@ -10,6 +10,7 @@ import (
 
 	"github.com/genplay/genplay/engine/assert"
 	"github.com/genplay/genplay/engine/cluster"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
 	"github.com/genplay/genplay/engine/shell"
@@ -29,13 +30,17 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 			res = internalError(file, r)
 		}
 	}()
+	if res := checkKyvernoVersion(file, opts); res != nil {
+		return res
+	}
 	tests, diags := scenario.LoadData(opts.Files, file, data)
 	diags = diags.Capped(maxDiagnostics)
 	if diags.HasErrors() {
-		return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: diagnostics(diags)}
+		return &timeline.Result{Format: timeline.FormatVersion, Kyverno: string(opts.kyverno()), Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true,
+			Diagnostics: diagnostics(diags)}
 	}
 	if len(tests) == 0 {
-		return &timeline.Result{Format: timeline.FormatVersion, Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
+		return &timeline.Result{Format: timeline.FormatVersion, Kyverno: string(opts.kyverno()), Initial: []resource.Object{}, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
 			File: file, Line: 1, Column: 1, Severity: "error",
 			Message: "no chainsaw Test found: a scenario is a document with apiVersion: chainsaw.kyverno.io/v1alpha1 and kind: Test",
 		}}}
@@ -43,6 +48,17 @@ func Run(file string, data []byte, opts Options) (res *timeline.Result) {
 	res = RunTest(tests[0], opts)
 	res.Diagnostics = append(diagnostics(diags), res.Diagnostics...)
 	return res
+}
+
+// checkKyvernoVersion refuses options that name a release genplay does not
+// simulate, with a diagnostic that lists those it does; nil when they are
+// fine.
+func checkKyvernoVersion(file string, opts Options) *timeline.Result {
+	if _, err := upstream.Parse(opts.KyvernoVersion); err != nil {
+		return &timeline.Result{Format: timeline.FormatVersion, Steps: []timeline.Step{}, Invalid: true, Diagnostics: []timeline.Diagnostic{{
+			File: file, Severity: "error", Message: err.Error()}}}
+	}
+	return nil
 }
 
 // internalError reports a recovered panic as data: the input is kept by
@@ -65,13 +81,16 @@ const TestNamespace = "chainsaw-test"
 
 // RunTest runs one loaded chainsaw Test in a fresh simulated cluster.
 func RunTest(t *scenario.Test, opts Options) (res *timeline.Result) {
+	if res := checkKyvernoVersion(t.File, opts); res != nil {
+		return res
+	}
 	r := &runner{s: NewSession(opts), t: t}
 	defer func() {
 		if p := recover(); p != nil {
 			res = internalError(t.File, p)
 		}
 	}()
-	r.res = &timeline.Result{Format: timeline.FormatVersion, Test: t.Name, Initial: r.s.initial, Steps: []timeline.Step{}, Passed: true}
+	r.res = &timeline.Result{Format: timeline.FormatVersion, Kyverno: string(opts.kyverno()), Test: t.Name, Initial: r.s.initial, Steps: []timeline.Step{}, Passed: true}
 	if pos, err := checkSize(t, r.s.opts.Limits); err != nil {
 		r.res.Passed, r.res.Invalid = false, true
 		r.diag(pos, err.Error())
@@ -102,6 +121,8 @@ type runner struct {
 	positioned bool
 	// scratch is the test's scratch folder, which its scripts share.
 	scratch *shell.Scratch
+	// outputs are the bindings the last operation's outputs exported.
+	outputs map[string]any
 }
 
 func (r *runner) run() {
@@ -191,11 +212,18 @@ func (r *runner) operations(stepName string, ops []scenario.Operation, bindings 
 			r.res.Passed = false
 			return false
 		}
+		r.outputs = nil
 		if !r.operation(stepName, op, opBindings) {
 			if op.ContinueOnError {
 				continue
 			}
 			return false
+		}
+		if len(r.outputs) > 0 {
+			// chainsaw's outputs: bound for the operations after this one
+			// in the step.
+			bindings = maps.Clone(bindings)
+			maps.Copy(bindings, r.outputs)
 		}
 	}
 	return true
@@ -270,6 +298,7 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 		err = nil
 	} else {
 		before := len(r.s.diags)
+		r.s.admissionChanges, r.s.warningChanges = nil, nil
 		_, warnings, err = r.s.Put(op.Type, obj, res.Doc.Sub(res.Path...))
 		r.positioned = err != nil && len(r.s.diags) > before
 		if !r.positioned && len(op.Expect) == 0 {
@@ -294,11 +323,13 @@ func (r *runner) write(stepName string, op *scenario.Operation, res scenario.Res
 	r.s.cur.Warnings = warnings
 	for _, w := range warnings {
 		ref := obj.Ref()
-		r.s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionWarned, Object: &ref, Reason: w})
+		r.s.Event(timeline.Event{Actor: timeline.ActorKyverno, Action: timeline.ActionWarned, Object: &ref, Reason: w,
+			VersionChanges: r.s.warningChanges})
 	}
 	if err != nil {
 		ref := obj.Ref()
-		r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionRejected, Object: &ref, Reason: err.Error()})
+		r.s.Event(timeline.Event{Actor: timeline.ActorAPIServer, Action: timeline.ActionRejected, Object: &ref, Reason: err.Error(),
+			VersionChanges: r.s.admissionChanges})
 	}
 	return r.finish(op, obj, err, bindings, res.Pos())
 }

@@ -28,6 +28,7 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 		r.res.Passed = false
 		r.diag(op.Pos, out.Failure)
 	}
+	r.outputs = out.Outputs
 	return out.OK
 }
 

@@ -67,6 +67,10 @@ type Session struct {
 	curBytes int
 	overflow bool
 	wouldBe  int // the timeline's size had the step been recorded
+	// admissionChanges and warningChanges are the release changes that
+	// decided the last policy admission's denial and warnings
+	// (generate.PolicyAdmission).
+	admissionChanges, warningChanges []string
 }
 
 type touch struct {
@@ -112,7 +116,8 @@ func NewSession(opts Options) *Session {
 	coreOpts := opts.Limits.generate(s.budget)
 	coreOpts.Authorize = s.authorize
 	s.core = generate.New(s.store, clock, variables.New(variables.Options{Now: clock.Now, Budget: s.budget}), s, coreOpts)
-	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions), Values: opts.Values}
+	cfg := generate.FamilyConfig{PolicyExceptions: opts.PolicyExceptions, Permissions: string(opts.Permissions), Values: opts.Values,
+		Kyverno: opts.kyverno()}
 	for _, newFamily := range append(slices.Clip(builtinFamilies), opts.Families...) {
 		s.core.AddFamily(newFamily(s.core, cfg))
 	}

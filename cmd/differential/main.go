@@ -30,7 +30,8 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("differential", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	kyverno := fs.String("kyverno", "", "Kyverno's CLI binary (v1.19.0)")
+	kyverno := fs.String("kyverno", "", "Kyverno's CLI binary")
+	version := fs.String("kyverno-version", "", "the CLI's Kyverno release, which genplay simulates for the comparison (default: the latest)")
 	corpus := fs.String("corpus", "internal/differential/testdata/corpus", "the folder of hand-written cases")
 	random := fs.Int("random", 200, "how many random cases to draw")
 	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()%1e6), "the random cases' seed (printed, to replay)")
@@ -69,7 +70,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *export != "" {
 		for _, c := range cases {
-			if err := differential.WriteTest(filepath.Join(*export, c.Name), c, differential.RunGenplay(c)); err != nil {
+			if err := differential.WriteTest(filepath.Join(*export, c.Name), c, differential.RunGenplayAt(c, *version)); err != nil {
 				fmt.Fprintf(stderr, "differential: %s: %v\n", c.Name, err)
 				return 1
 			}
@@ -85,7 +86,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		defer os.RemoveAll(dir)
 	}
-	cli := differential.CLI{Path: *kyverno, Dir: dir}
+	cli := differential.CLI{Path: *kyverno, Dir: dir, Version: *version}
 	fmt.Fprintf(stdout, "differential: %d hand-written cases (%s), %d random cases (seed %d); Kyverno's CLI %s\n",
 		hand, *corpus, *random, *seed, *kyverno)
 

@@ -23,7 +23,12 @@ func exportCommand(args []string, stdout, stderr io.Writer) int {
 		"enable CEL PolicyExceptions, as Kyverno's --enablePolicyException does (off by default, as in the Helm chart)")
 	perms := fs.String("permissions", "chart",
 		"what Kyverno's background controller may manage before the scenario's own RBAC objects: chart (a default Helm install, as genplay run), kyverno-e2e (Kyverno's own test install) or none (no check)")
+	kyverno := kyvernoVersionFlag(fs)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	version, ok := parseKyvernoVersion(stderr, "export", *kyverno)
+	if !ok {
 		return 2
 	}
 	permissions, err := engine.ParsePermissions(*perms)
@@ -42,7 +47,7 @@ func exportCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return withInput(stderr, "export", []userInput{{file, data}}, func(g *guarded) int {
-		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions, Permissions: permissions}
+		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions, Permissions: permissions, KyvernoVersion: version}
 		name := file
 		if abs, err := filepath.Abs(file); err == nil {
 			opts.Files, name = rootFS(abs)

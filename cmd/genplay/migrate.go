@@ -18,16 +18,18 @@ import (
 )
 
 const migrateUsage = `Usage:
-  genplay migrate [-o yaml|json] FILE...
+  genplay migrate [-o yaml|json] [--kyverno-version V] FILE...
       Convert the generate rules of the ClusterPolicies and Policies in FILE (policy YAML, a chainsaw
       Test whose policies are inline, or a folder holding chainsaw-test.yaml) to GeneratingPolicies /
       NamespacedGeneratingPolicies (one per rule). For a chainsaw Test file the output is the Test, its
       policies converted operation by operation (a scenario to adopt); for a folder, the policies.
       The converted YAML goes to standard output; what could not be converted faithfully, and where the
-      two families behave differently, goes to standard error at the source line.
-  genplay migrate --compare [-o text|json] [--permissions chart|kyverno-e2e|none] SCENARIO
+      two families behave differently under Kyverno release V (default: the latest), goes to standard
+      error at the source line.
+  genplay migrate --compare [-o text|json] [--permissions chart|kyverno-e2e|none] [--kyverno-version V] SCENARIO
       Run a scenario (a chainsaw Test file, or a folder with chainsaw-test.yaml) as written and with its
-      policies converted, and print step by step where the two clusters differ and why.
+      policies converted, both under the same Kyverno release (default: the latest), and print step by
+      step where the two clusters differ and why.
 
 Every converted policy is checked with genplay's validation of GeneratingPolicies (the CRD schema,
 Kyverno's policy webhook, the CEL compilation) before it is printed.
@@ -45,7 +47,12 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 	compare := fs.Bool("compare", false, "run the scenario as written and converted, and compare")
 	perms := fs.String("permissions", "chart",
 		"with --compare: what Kyverno's background controller may manage before the scenario's own RBAC objects: chart (a default Helm install, as genplay run), kyverno-e2e or none (no check)")
+	kyverno := kyvernoVersionFlag(fs)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	version, ok := parseKyvernoVersion(stderr, "migrate", *kyverno)
+	if !ok {
 		return 2
 	}
 	if fs.NArg() == 0 {
@@ -69,7 +76,7 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "genplay migrate --compare: --permissions: %v\n", err)
 			return 2
 		}
-		return compareCommand(fs.Arg(0), *output, permissions, stdout, stderr)
+		return compareCommand(fs.Arg(0), *output, permissions, version, stdout, stderr)
 	}
 	if *output == "" {
 		*output = "yaml"
@@ -83,7 +90,7 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 		inputs[i] = userInput{file: f}
 	}
 	return withInput(stderr, "migrate", inputs, func(*guarded) int {
-		results, ok := convertAll(fs.Args(), stderr)
+		results, ok := convertAll(fs.Args(), version, stderr)
 		if !ok {
 			return 2
 		}
@@ -93,11 +100,11 @@ func migrateCommand(args []string, stdout, stderr io.Writer) int {
 
 // convertAll converts every file or folder; ok is false when one could not
 // be read or holds nothing to convert (said on stderr at its line).
-func convertAll(files []string, stderr io.Writer) (results []*migrate.FileResult, ok bool) {
+func convertAll(files []string, kyverno string, stderr io.Writer) (results []*migrate.FileResult, ok bool) {
 	ok = true
 	for _, file := range files {
 		if st, err := os.Stat(file); err == nil && st.IsDir() {
-			res := convertFolder(file, stderr)
+			res := convertFolder(file, kyverno, stderr)
 			if res == nil {
 				ok = false
 				continue
@@ -111,7 +118,7 @@ func convertAll(files []string, stderr io.Writer) (results []*migrate.FileResult
 			ok = false
 			continue
 		}
-		res, diags := convertFile(file, data)
+		res, diags := convertFile(file, data, kyverno)
 		for _, d := range diags {
 			fmt.Fprintf(stderr, "%s: %s\n", d.Pos, d.Message)
 		}
@@ -126,7 +133,7 @@ func convertAll(files []string, stderr io.Writer) (results []*migrate.FileResult
 
 // convertFolder converts a folder in Kyverno's chainsaw test layout, its
 // policies in files; nil when it cannot (said on stderr).
-func convertFolder(dir string, stderr io.Writer) *migrate.FileResult {
+func convertFolder(dir, kyverno string, stderr io.Writer) *migrate.FileResult {
 	t, _, diags := loadScenario(dir)
 	for _, d := range diags {
 		fmt.Fprintf(stderr, "%s: %s\n", displayFSPath(d.Pos.File), d.Message)
@@ -134,7 +141,7 @@ func convertFolder(dir string, stderr io.Writer) *migrate.FileResult {
 	if t == nil {
 		return nil
 	}
-	conv := migrate.ConvertTest(t)
+	conv := migrate.ConvertTestFor(t, kyverno)
 	if len(conv.Policies) == 0 {
 		fmt.Fprintf(stderr, "genplay migrate: %s: the chainsaw Test writes no kyverno.io ClusterPolicy or Policy\n", dir)
 		return nil
@@ -206,8 +213,8 @@ func keptRules(results []*migrate.FileResult) int {
 
 // convertFile converts a policy file, or a chainsaw Test with its policies
 // inline (the output is then the Test, converted).
-func convertFile(file string, data []byte) (*migrate.FileResult, source.Diagnostics) {
-	res, diags := migrate.ConvertFile(file, data)
+func convertFile(file string, data []byte, kyverno string) (*migrate.FileResult, source.Diagnostics) {
+	res, diags := migrate.ConvertFileFor(file, data, kyverno)
 	if res != nil && len(res.Policies) > 0 {
 		return res, diags
 	}
@@ -216,7 +223,7 @@ func convertFile(file string, data []byte) (*migrate.FileResult, source.Diagnost
 		return res, diags
 	}
 	for _, doc := range docs {
-		y, conv, err := migrate.ConvertTestDocument(doc)
+		y, conv, err := migrate.ConvertTestDocumentFor(doc, kyverno)
 		if err != nil {
 			continue
 		}
@@ -308,7 +315,7 @@ func loadScenario(path string) (*scenario.Test, fs.FS, source.Diagnostics) {
 	return tests[0], fsys, diags
 }
 
-func compareCommand(path, output string, permissions engine.Permissions, stdout, stderr io.Writer) int {
+func compareCommand(path, output string, permissions engine.Permissions, kyverno string, stdout, stderr io.Writer) int {
 	t, fsys, diags := loadScenario(path)
 	if t == nil {
 		for _, d := range diags {
@@ -317,7 +324,8 @@ func compareCommand(path, output string, permissions engine.Permissions, stdout,
 		return 2
 	}
 	return withInput(stderr, "migrate --compare", []userInput{{file: path}}, func(g *guarded) int {
-		c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions, Context: g.ctx})
+		c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions, Context: g.ctx,
+			KyvernoVersion: kyverno})
 		if g.stopped() {
 			return 3
 		}

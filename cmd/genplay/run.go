@@ -23,7 +23,14 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	noColor := fs.Bool("no-color", false, "never colour the text output")
 	exceptions := fs.Bool("policy-exceptions", false,
 		"enable CEL PolicyExceptions, as Kyverno's --enablePolicyException does (off by default, as in the Helm chart)")
+	kyverno := kyvernoVersionFlag(fs)
+	compare := fs.Bool("compare-versions", false,
+		"run the scenario under every Kyverno release genplay simulates and print its steps side by side, the differing ones with the change that explains them")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	version, ok := parseKyvernoVersion(stderr, "run", *kyverno)
+	if !ok {
 		return 2
 	}
 	if fs.NArg() != 1 {
@@ -58,7 +65,10 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// A test file's operations read the files next to it; standard
 		// input has no folder, so there an operation that names a file is
 		// an error.
-		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions}
+		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions, KyvernoVersion: version}
+		if *compare {
+			return compareVersions(g, file, data, opts, *output, !*noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == "", stdout, stderr)
+		}
 		var res *timeline.Result
 		if abs, err := filepath.Abs(file); err == nil && file != "<stdin>" {
 			fsys, fsPath := rootFS(abs)
@@ -165,7 +175,7 @@ func writeText(w io.Writer, res *timeline.Result, color bool) {
 		fmt.Fprintf(w, "%s %s: %s\n", paint(c, d.Severity+":"), printable(d.Where(), false), printable(d.Message, false))
 	}
 	if res.Test != "" {
-		fmt.Fprintf(w, "%s %s\n", paint(bold, "scenario"), printable(res.Test, false))
+		fmt.Fprintf(w, "%s %s %s\n", paint(bold, "scenario"), printable(res.Test, false), paint(dim, "(Kyverno "+res.Kyverno+")"))
 	}
 	for _, st := range res.Steps {
 		fmt.Fprintf(w, "\n%s %s %s\n", paint(bold, fmt.Sprintf("[%d]", st.Index)), paint(bold, printable(st.Summary, false)), paint(dim, printable(st.Time+" "+st.StepName, false)))

@@ -32,7 +32,13 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	reportFormat := fset.String("report-format", "", "also write a report for CI, as chainsaw does: "+strings.Join(testreport.Formats, ", ")+" (default: the Configuration's, else none)")
 	reportPath := fset.String("report-path", "", "the folder of the report (default: the Configuration's, else the working directory)")
 	reportName := fset.String("report-name", "", "the report's file name; the format's extension is added when it has none (default: the Configuration's, else "+scenario.DefaultReportName+")")
+	failFast := fset.Bool("fail-fast", false, "stop at the first failed test, as chainsaw's --fail-fast (default: the Configuration's failFast; --fail-fast=false runs every test)")
+	kyverno := kyvernoVersionFlag(fset)
 	if err := fset.Parse(args); err != nil {
+		return 2
+	}
+	version, ok := parseKyvernoVersion(stderr, "test", *kyverno)
+	if !ok {
 		return 2
 	}
 	if *reportFormat != "" {
@@ -53,7 +59,13 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	started := time.Now()
-	report, err := runSuiteWith(fset.Args(), suiteOptions{permissions: permissions, install: install, config: *config})
+	setFlags := map[string]bool{}
+	fset.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
+	sopts := suiteOptions{permissions: permissions, install: install, config: *config, kyverno: version}
+	if setFlags["fail-fast"] {
+		sopts.failFast = failFast
+	}
+	report, err := runSuiteWith(fset.Args(), sopts)
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay test: %v\n", err)
 		return 2
@@ -63,8 +75,6 @@ func testCommand(args []string, stdout, stderr io.Writer) int {
 	if report.Config != nil {
 		out = report.Config.Report
 	}
-	setFlags := map[string]bool{}
-	fset.Visit(func(f *flag.Flag) { setFlags[f.Name] = true })
 	if setFlags["report-format"] {
 		out.Format = *reportFormat
 	}
@@ -151,6 +161,10 @@ type suiteOptions struct {
 	install []string
 	// config is --config; "" looks for .chainsaw.yaml.
 	config string
+	// failFast is --fail-fast when given: it overrides the Configuration's.
+	failFast *bool
+	// kyverno is the Kyverno release to simulate; "" the latest.
+	kyverno string
 }
 
 // runSuiteWith finds and runs every test under paths (package suite), in
@@ -184,8 +198,18 @@ func runSuiteWith(paths []string, opts suiteOptions) (*suite.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var notes []string
-	if config != nil {
+	if opts.failFast != nil {
+		if config == nil {
+			config = &scenario.Configuration{}
+		}
+		config.FailFast = *opts.failFast
+	}
+	kyverno := opts.kyverno
+	if kyverno == "" {
+		kyverno = engine.KyvernoVersion
+	}
+	notes := []string{"simulating Kyverno " + kyverno}
+	if config != nil && config.File != "" {
 		notes = append(notes, "chainsaw configuration "+config.File)
 		for _, n := range config.Ignored {
 			notes = append(notes, config.File+": "+n)
@@ -212,7 +236,7 @@ func runSuiteWith(paths []string, opts suiteOptions) (*suite.Report, error) {
 		return nil, fmt.Errorf("no chainsaw Test or kyverno-test.yaml under %s", strings.Join(paths, ", "))
 	}
 	report := suite.Run(files, suite.Options{FS: fsys, Permissions: opts.permissions, Install: install, Config: config,
-		Families: families, Guard: guard, Clock: time.Now})
+		Families: families, Guard: guard, Clock: time.Now, KyvernoVersion: opts.kyverno})
 	report.Notes = notes
 	return report, nil
 }

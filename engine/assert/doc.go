@@ -23,7 +23,7 @@
 // leading "$" ({"namespace": "ns-1"} is read as $namespace). The JMESPath
 // library kyverno uses (github.com/kyverno/go-jmespath) has no variables, so
 // each $name is replaced with a JSON literal of its value before the
-// expression is compiled. Chainsaw's functions trim_space and as_string are
-// available; its cluster functions (x_k8s_get, ...) and CEL expressions are
-// not, and using them is reported as an error.
+// expression is compiled. Chainsaw's functions trim_space, json_parse and
+// as_string are available; its cluster functions (x_k8s_get, ...) and CEL
+// expressions are not, and using them is reported as an error.
 package assert

@@ -2,6 +2,7 @@ package generate
 
 import (
 	"github.com/genplay/genplay/engine/admission"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 )
@@ -92,6 +93,10 @@ type PolicyAdmission struct {
 	Warnings []string
 	// Diagnostics point at the YAML that caused an error or a warning.
 	Diagnostics source.Diagnostics
+	// Changes name the changes between Kyverno releases that decided the
+	// denial, WarningChanges those that decided the warnings, for the
+	// timeline's events.
+	Changes, WarningChanges []string
 }
 
 // Override forces generate settings on every policy a scenario writes; a
@@ -114,6 +119,10 @@ type FamilyConfig struct {
 	// Values stand in for context and request data, as a kyverno-test.yaml's
 	// values file does for Kyverno's CLI; nil: none.
 	Values *Values
+	// Kyverno is the simulated Kyverno release (empty: the latest):
+	// behaviour that differs between releases asks an upstream.Change
+	// whether it is In it.
+	Kyverno upstream.Version
 }
 
 // NewFamily creates a family over a core. Adapters register families by

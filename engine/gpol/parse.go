@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/genplay/genplay/engine/internal/schema"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/labels"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -65,6 +66,11 @@ func IsException(obj resource.Object) bool {
 // A NamespacedGeneratingPolicy without metadata.namespace gets none: the
 // caller defaults it, as kubectl does from its context.
 func Parse(doc *source.Document, obj resource.Object) (*Policy, source.Diagnostics) {
+	return ParseAt(doc, obj, upstream.Latest)
+}
+
+// ParseAt is Parse against the CRDs of Kyverno release kyverno.
+func ParseAt(doc *source.Document, obj resource.Object, kyverno upstream.Version) (*Policy, source.Diagnostics) {
 	d := newDiags(doc)
 	if obj == nil && doc != nil {
 		obj, _ = doc.Object()
@@ -77,7 +83,7 @@ func Parse(doc *source.Document, obj resource.Object) (*Policy, source.Diagnosti
 		d.Errorf(schema.Path{"apiVersion"}, "no matches for kind %q in version %q", obj.Kind(), obj.APIVersion())
 		return nil, d.Result()
 	}
-	policySchema.Check(d, obj, nil)
+	policySchemas[kyverno].Check(d, obj, nil)
 	p := &Policy{
 		APIVersion: obj.APIVersion(),
 		Kind:       obj.Kind(),
@@ -197,6 +203,12 @@ func (d *diags) expression(text string, path schema.Path) Expression {
 // ParseException reads a policies.kyverno.io PolicyException, as Parse
 // reads a policy.
 func ParseException(doc *source.Document, obj resource.Object) (*Exception, source.Diagnostics) {
+	return ParseExceptionAt(doc, obj, upstream.Latest)
+}
+
+// ParseExceptionAt is ParseException against the CRDs of Kyverno release
+// kyverno.
+func ParseExceptionAt(doc *source.Document, obj resource.Object, kyverno upstream.Version) (*Exception, source.Diagnostics) {
 	d := newDiags(doc)
 	if obj == nil && doc != nil {
 		obj, _ = doc.Object()
@@ -209,7 +221,7 @@ func ParseException(doc *source.Document, obj resource.Object) (*Exception, sour
 		d.Errorf(schema.Path{"apiVersion"}, "no matches for kind %q in version %q", obj.Kind(), obj.APIVersion())
 		return nil, d.Result()
 	}
-	exceptionSchema.Check(d, obj, nil)
+	exceptionSchemas[kyverno].Check(d, obj, nil)
 	spec := schema.MapOf(obj, "spec")
 	e := &Exception{
 		APIVersion:     obj.APIVersion(),

@@ -73,7 +73,7 @@ type ObjectDiff struct {
 // Compare runs t as written and with its policies converted. opts must
 // register the CEL family (engine.Options.Families).
 func Compare(t *scenario.Test, opts engine.Options) *Comparison {
-	conv := ConvertTest(t)
+	conv := ConvertTestFor(t, opts.KyvernoVersion)
 	return compare(t, conv, conv.Test, opts)
 }
 

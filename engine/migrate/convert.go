@@ -10,6 +10,7 @@ import (
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/internal/digest"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/labels"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
@@ -25,11 +26,17 @@ const APIVersion = "policies.kyverno.io/v1"
 var kinds = cluster.NewStore(nil)
 
 // ConvertPolicy converts every generate rule of a parsed ClusterPolicy or
-// Policy. The policy should be one policy.Parse accepted.
-func ConvertPolicy(p *policy.Policy) (*Policy, []Finding) {
+// Policy, for the latest Kyverno release. The policy should be one
+// policy.Parse accepted.
+func ConvertPolicy(p *policy.Policy) (*Policy, []Finding) { return ConvertPolicyFor(p, "") }
+
+// ConvertPolicyFor is ConvertPolicy for Kyverno release kyverno ("" the
+// latest): what the release's GeneratingPolicy accepts, and its behaviour
+// in the notes.
+func ConvertPolicyFor(p *policy.Policy, kyverno string) (*Policy, []Finding) {
 	out := &Policy{Key: p.Key(), Pos: p.Source.Pos()}
 	var findings []Finding
-	pc := &policyConv{p: p, findings: &findings}
+	pc := &policyConv{p: p, findings: &findings, kyverno: release(kyverno)}
 	var generateRules []*policy.Rule
 	var kept []any
 	rawRules, _ := mapOf(p.Raw, "spec")["rules"].([]any)
@@ -93,6 +100,17 @@ func ruleTypeField(r *policy.Rule) string {
 type policyConv struct {
 	p        *policy.Policy
 	findings *[]Finding
+	kyverno  upstream.Version
+}
+
+// release reads a release for the converter: the latest when it is empty
+// or not one genplay simulates (the adapters check what users write).
+func release(kyverno string) upstream.Version {
+	v, err := upstream.Parse(kyverno)
+	if err != nil {
+		return upstream.Latest
+	}
+	return v
 }
 
 func (pc *policyConv) policyFinding(kind, field, msg, recipe string) {

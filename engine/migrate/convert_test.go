@@ -331,8 +331,20 @@ func TestFamilyNotes(t *testing.T) {
 		}
 	}
 	assert.Contains(t, strings.Join(notes, "\n"), "request.operation is CREATE in a GeneratingPolicy's background evaluations")
-	assert.Contains(t, strings.Join(notes, "\n"), "deletes and recreates its downstreams on every policy update")
+	assert.NotContains(t, strings.Join(notes, "\n"), "deletes and recreates its downstreams", "Kyverno v1.19.1 updates them in place")
 	assert.Equal(t, migrate.Full, res.Status(), "notes do not make a conversion partial")
+
+	// Kyverno v1.19.0's GeneratingPolicy differs more.
+	old, diags := migrate.ConvertFileFor("policy.yaml", []byte(clusterPolicy("", "  - name: r\n"+nsMatch+netpolData)), "v1.19.0")
+	require.False(t, diags.HasErrors())
+	notes = nil
+	for _, f := range old.Findings {
+		if f.Kind == migrate.Note {
+			notes = append(notes, f.Message)
+		}
+	}
+	assert.Contains(t, strings.Join(notes, "\n"), "a GeneratingPolicy of Kyverno v1.19.0 deletes and recreates its downstreams on every policy update")
+	assert.Contains(t, strings.Join(notes, "\n"), "does not recreate a downstream deleted a second time")
 }
 
 func TestHostileInputEndsWithAFinding(t *testing.T) {

@@ -18,11 +18,17 @@ import (
 // reported. The result is YAML with sorted keys (the Test's comments are
 // not kept).
 func ConvertTestDocument(doc *source.Document) (string, *TestResult, error) {
+	return ConvertTestDocumentFor(doc, "")
+}
+
+// ConvertTestDocumentFor is ConvertTestDocument for Kyverno release kyverno
+// ("" the latest).
+func ConvertTestDocumentFor(doc *source.Document, kyverno string) (string, *TestResult, error) {
 	root, ok := doc.Value.(map[string]any)
 	if !ok || root["apiVersion"] != scenario.APIVersion || root["kind"] != "Test" {
 		return "", nil, fmt.Errorf("not a chainsaw Test")
 	}
-	c := &docConv{doc: doc, res: &TestResult{}, byKey: map[string]*Policy{}, raw: map[string]resource.Object{}, seen: map[string]bool{}}
+	c := &docConv{doc: doc, res: &TestResult{}, byKey: map[string]*Policy{}, raw: map[string]resource.Object{}, seen: map[string]bool{}, kyverno: kyverno}
 	out := resource.Object(root).DeepCopy()
 	spec, _ := out["spec"].(map[string]any)
 	steps, _ := spec["steps"].([]any)
@@ -45,11 +51,12 @@ func ConvertTestDocument(doc *source.Document) (string, *TestResult, error) {
 }
 
 type docConv struct {
-	doc   *source.Document
-	res   *TestResult
-	byKey map[string]*Policy
-	raw   map[string]resource.Object
-	seen  map[string]bool
+	doc     *source.Document
+	res     *TestResult
+	byKey   map[string]*Policy
+	raw     map[string]resource.Object
+	seen    map[string]bool
+	kyverno string
 }
 
 var opKinds = []string{scenario.OpApply, scenario.OpCreate, scenario.OpUpdate, scenario.OpPatch, scenario.OpAssert, scenario.OpError, scenario.OpDelete}
@@ -124,7 +131,7 @@ func (c *docConv) ops(ops []any, at []any) []any {
 // convert is testConv.resource over the document: the objects that replace
 // a policy in one operation.
 func (c *docConv) convert(kind string, res scenario.Resource) []resource.Object {
-	tc := &testConv{res: *c.res, byKey: c.byKey, raw: c.raw, seen: c.seen}
+	tc := &testConv{res: *c.res, byKey: c.byKey, raw: c.raw, seen: c.seen, kyverno: c.kyverno}
 	rs := tc.resource(kind, res)
 	*c.res = tc.res
 	var out []resource.Object

@@ -51,6 +51,11 @@ func (f *FileResult) YAML() string {
 // Input errors (YAML, a policy Kyverno's API server would reject, no
 // policy at all) come back as diagnostics with positions.
 func ConvertFile(file string, data []byte) (*FileResult, source.Diagnostics) {
+	return ConvertFileFor(file, data, "")
+}
+
+// ConvertFileFor is ConvertFile for Kyverno release kyverno ("" the latest).
+func ConvertFileFor(file string, data []byte, kyverno string) (*FileResult, source.Diagnostics) {
 	docs, diags := source.Parse(file, data)
 	if diags.HasErrors() {
 		return nil, diags
@@ -70,7 +75,7 @@ func ConvertFile(file string, data []byte) (*FileResult, source.Diagnostics) {
 		if p.Kind == policy.KindPolicy && p.Namespace == "" {
 			p.Namespace = "default" // as kubectl does from its context
 		}
-		conv, findings := ConvertPolicy(p)
+		conv, findings := ConvertPolicyFor(p, kyverno)
 		out.Policies = append(out.Policies, conv)
 		out.Findings = append(out.Findings, findings...)
 	}

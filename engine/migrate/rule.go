@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -850,11 +851,19 @@ func usesElementIndex(fe policy.ForEach) bool {
 func (rc *ruleConv) familyNotes() {
 	g := rc.r.Generate
 	at := []any{"generate", "synchronize"}
-	if _, ok := g.Target.Data, true; ok && g.Clone == nil && g.CloneList == nil && g.Synchronize {
-		rc.note("with synchronize, a GeneratingPolicy deletes and recreates its downstreams on every policy update and hourly scan (new UIDs; GENERATING-POLICY.md §3.7, kyverno#17594), and does not recreate a downstream deleted a second time until the next re-sync (kyverno#17265)", at...)
+	data := g.Clone == nil && g.CloneList == nil
+	v := rc.kyverno
+	if data && g.Synchronize && !gpol.ResyncInPlace.In(v) {
+		rc.note(fmt.Sprintf("with synchronize, a GeneratingPolicy of Kyverno %s deletes and recreates its downstreams on every policy update and hourly scan "+
+			"(new UIDs; GENERATING-POLICY.md §3.7, kyverno#17594; from %s they are updated in place, %s)", v, gpol.ResyncInPlace.Since, gpol.ResyncInPlace.ID), at...)
 	}
-	if (g.Clone != nil || g.CloneList != nil) && g.Synchronize && !g.OrphanDownstreamOnPolicyDelete {
-		rc.note("deleting the policy deletes clone downstreams for a ClusterPolicy in 1.19 (PR #16329) but keeps them for a GeneratingPolicy (clones carry source-uid; RemoveWatchersForPolicy)", at...)
+	if data && g.Synchronize && !gpol.RecreateTracked.In(v) {
+		rc.note(fmt.Sprintf("with synchronize, a GeneratingPolicy of Kyverno %s does not recreate a downstream deleted a second time until the next re-sync "+
+			"(kyverno#17265; fixed in %s, %s)", v, gpol.RecreateTracked.Since, gpol.RecreateTracked.ID), at...)
+	}
+	if !data && g.Synchronize && !g.OrphanDownstreamOnPolicyDelete && policy.CleanupClones.In(v) {
+		rc.note(fmt.Sprintf("deleting the policy deletes clone downstreams for a ClusterPolicy of Kyverno %s (%s) but keeps them for a GeneratingPolicy "+
+			"(clones carry source-uid; RemoveWatchersForPolicy)", v, policy.CleanupClones.ID), at...)
 	}
 	if !g.Synchronize {
 		rc.note("without synchronize, a GeneratingPolicy still rewrites an existing downstream it manages each time it runs for the trigger (trigger UPDATE, generateExisting); a ClusterPolicy never updates it (GENERATING-POLICY.md §3.4)", at...)

@@ -32,10 +32,13 @@ func (r *TestResult) Status() string {
 	return combine(s)
 }
 
-// ConvertTest converts the policies a chainsaw Test writes. The Test is
-// not changed.
-func ConvertTest(t *scenario.Test) *TestResult {
-	c := &testConv{byKey: map[string]*Policy{}, raw: map[string]resource.Object{}, seen: map[string]bool{}}
+// ConvertTest converts the policies a chainsaw Test writes, for the latest
+// Kyverno release. The Test is not changed.
+func ConvertTest(t *scenario.Test) *TestResult { return ConvertTestFor(t, "") }
+
+// ConvertTestFor is ConvertTest for Kyverno release kyverno ("" the latest).
+func ConvertTestFor(t *scenario.Test, kyverno string) *TestResult {
+	c := &testConv{byKey: map[string]*Policy{}, raw: map[string]resource.Object{}, seen: map[string]bool{}, kyverno: kyverno}
 	out := *t
 	out.Steps = make([]scenario.Step, len(t.Steps))
 	for i, s := range t.Steps {
@@ -52,10 +55,11 @@ func ConvertTest(t *scenario.Test) *TestResult {
 }
 
 type testConv struct {
-	res   TestResult
-	byKey map[string]*Policy
-	raw   map[string]resource.Object // the last full object written, for patches
-	seen  map[string]bool            // findings reported once per policy version
+	kyverno string
+	res     TestResult
+	byKey   map[string]*Policy
+	raw     map[string]resource.Object // the last full object written, for patches
+	seen    map[string]bool            // findings reported once per policy version
 }
 
 func isWrite(op string) bool {
@@ -138,7 +142,7 @@ func (c *testConv) resource(opType string, res scenario.Resource) []scenario.Res
 		if diags.HasErrors() || p == nil {
 			return []scenario.Resource{res} // Kyverno rejects it as written: so it is run
 		}
-		conv, findings := ConvertPolicy(p)
+		conv, findings := ConvertPolicyFor(p, c.kyverno)
 		fp := fmt.Sprint(obj)
 		if !c.seen[fp] {
 			c.seen[fp] = true

@@ -68,7 +68,7 @@ func ConvertScenario(file string, data, edited []byte, opts engine.Options) (*Sc
 	}
 	converted, found := "", false
 	for _, doc := range docs {
-		y, conv, err := ConvertTestDocument(doc)
+		y, conv, err := ConvertTestDocumentFor(doc, opts.KyvernoVersion)
 		if err != nil {
 			continue
 		}

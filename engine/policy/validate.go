@@ -12,9 +12,11 @@ import (
 	"github.com/kyverno/go-jmespath"
 
 	"github.com/genplay/genplay/engine/internal/nesting"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/internal/wildcard"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/variables"
 )
 
 // KindResolver tells the scope of a kind. apiVersion may be empty when a
@@ -24,8 +26,6 @@ type KindResolver interface {
 	Namespaced(apiVersion, kind string) (namespaced, known bool)
 }
 
-// variablePattern finds {{ }} variables as Kyverno does.
-var variablePattern = regexp.MustCompile(`(^|[^\\])(\{\{(?:\{[^{}]*\}|[^{}])*\}\})`)
 
 // userVariables are the admission-only variables rejected in background mode.
 var userVariables = []*regexp.Regexp{
@@ -47,19 +47,56 @@ var anchorKey = regexp.MustCompile(`^([+<=X^])?\((.+)\)$`)
 const backgroundHint = "only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: "
 
 // Validate runs the checks of Kyverno's policy webhook that matter for
-// generate rules, plus the generic rule checks they depend on. kinds may be
-// nil: scope checks are then skipped.
+// generate rules, plus the generic rule checks they depend on, as the
+// latest release does. kinds may be nil: scope checks are then skipped.
 func Validate(p *Policy, kinds KindResolver) source.Diagnostics {
-	v := &validator{p: p, kinds: kinds, d: &schema.Diags{Doc: p.Source, File: p.File}}
+	diags, _ := ValidateAt(p, kinds, upstream.Latest)
+	return diags
+}
+
+// ValidateAt is Validate as Kyverno release kyverno does it. changes name
+// the changes between releases whose checks refused something.
+func ValidateAt(p *Policy, kinds KindResolver, kyverno upstream.Version) (diags source.Diagnostics, changes []string) {
+	v := &validator{p: p, kinds: kinds, kyverno: kyverno, d: &schema.Diags{Doc: p.Source, File: p.File}}
 	v.validate()
-	return v.d.Result()
+	return v.d.Result(), v.changes
 }
 
 type validator struct {
-	p     *Policy
-	kinds KindResolver
-	d     *schema.Diags
+	p       *Policy
+	kinds   KindResolver
+	kyverno upstream.Version
+	d       *schema.Diags
+	changes []string
 }
+
+// refusedBy records that a change's check refused the policy.
+func (v *validator) refusedBy(c *upstream.Change) {
+	if !slices.Contains(v.changes, c.ID) {
+		v.changes = append(v.changes, c.ID)
+	}
+}
+
+// globalReferenceName: Kyverno v1.19.0 refuses a globalReference context
+// entry without a name at admission; v1.18.2 admitted it, and the rule
+// failed when it ran.
+var globalReferenceName = upstream.Register(upstream.Change{
+	ID: "kyverno#16003", Since: upstream.V1_19_0, Family: upstream.FamilyLegacy,
+	Title:  "a globalReference context entry needs a name",
+	Before: "admit a globalReference context entry without a name (the rule fails when it runs)",
+	After:  "refuse it at admission: \"a name is required for globalReference context entry\"",
+	Files:  []string{"pkg/validation/policy/validate.go"},
+})
+
+// confineGlobalReference: Kyverno v1.19.1 refuses a globalReference
+// context entry in a namespaced Policy (GHSA-59v6-2x73-wfg4).
+var confineGlobalReference = upstream.Register(upstream.Change{
+	ID: "kyverno#17455", Since: upstream.V1_19_1, Family: upstream.FamilyLegacy,
+	Title:  "namespaced policies cannot read the global context",
+	Before: "admit a globalReference context entry in a namespaced Policy",
+	After:  "refuse it at admission: \"globalReference is not allowed in namespaced policies\"",
+	Files:  []string{"pkg/validation/policy/validate.go", "pkg/engine/context/loaders/globalcontext.go"},
+})
 
 // scope resolves a kind; known is false for unknown kinds, kinds with
 // variables, or without a resolver.
@@ -159,14 +196,12 @@ func (v *validator) backgroundVariables() {
 			fp[2] == "kubectl.kubernetes.io/last-applied-configuration")) {
 			return
 		}
-		if !strings.Contains(s, "{{") {
-			return // the pattern needs "{{"; the regexp costs most of validation
-		}
-		for _, m := range variablePattern.FindAllStringSubmatch(s, -1) {
+		for start, end := range variables.Spans(s) {
+			m := s[start:end]
 			for i, re := range userVariables {
-				if strings.Contains(m[2], userVariableWords[i]) && re.MatchString(m[2]) && !reported[m[2]] {
-					reported[m[2]] = true
-					v.d.Errorf(fp, "%svariable %s is not allowed", backgroundHint, m[2])
+				if strings.Contains(m, userVariableWords[i]) && re.MatchString(m) && !reported[m] {
+					reported[m] = true
+					v.d.Errorf(fp, "%svariable %s is not allowed", backgroundHint, m)
 				}
 			}
 		}
@@ -229,28 +264,28 @@ func (v *validator) invalidVariables() {
 // neither allowed nor any pattern matches, or "".
 func invalidVariable(s string, allowed *regexp.Regexp, patterns []string) string {
 	for range 32 { // nesting is bounded; each round removes the innermost variables
-		ms := variablePattern.FindAllStringSubmatchIndex(s, -1)
-		if len(ms) == 0 {
-			return ""
-		}
 		var b strings.Builder
-		last := 0
-		for _, m := range ms {
-			q := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[m[4]+2:m[5]-2]), "-"))
+		last, found := 0, false
+		for start, end := range variables.Spans(s) {
+			found = true
+			q := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s[start+2:end-2]), "-"))
 			// Kyverno's mock context drops double quotes first ({{ "my-map.data".key }}).
 			q = strings.ReplaceAll(q, `"`, "")
-			b.WriteString(s[last:m[4]])
-			last = m[5]
+			b.WriteString(s[last:start])
+			last = end
 			if !parses(q) {
 				// Kyverno refuses the policy ("invalid JMESPath query");
 				// genplay fails the rule where it runs (engine/doc.go).
-				b.WriteString(s[m[4]:m[5]])
+				b.WriteString(s[start:end])
 				continue
 			}
 			if !allowed.MatchString(q) && !slices.ContainsFunc(patterns, func(p string) bool { return wildcard.Match(p, q) }) {
 				return q
 			}
 			b.WriteString("null")
+		}
+		if !found {
+			return ""
 		}
 		b.WriteString(s[last:])
 		s = b.String()
@@ -325,7 +360,7 @@ func walkStrings(v any, fp schema.Path, fn func(schema.Path, string)) {
 	}
 }
 
-func hasVariable(s string) bool { return strings.Contains(s, "{{") && variablePattern.MatchString(s) }
+func hasVariable(s string) bool { return variables.HasVariables(s) }
 
 // firstVariable returns the path of the first string with a variable under v.
 func firstVariable(v any, base schema.Path) schema.Path {
@@ -575,8 +610,14 @@ func (v *validator) context(cp schema.Path, entries []any) {
 			}
 			v.jmesPath(kp.Key("jmesPath"), ep, body)
 		case "globalReference":
-			if schema.StringOr(body, "name", "") == "" {
+			if v.namespaced() && confineGlobalReference.In(v.kyverno) {
+				fail(kp, "globalReference is not allowed in namespaced policies")
+				v.refusedBy(confineGlobalReference)
+				continue
+			}
+			if schema.StringOr(body, "name", "") == "" && globalReferenceName.In(v.kyverno) {
 				fail(kp, "a name is required for globalReference context entry")
+				v.refusedBy(globalReferenceName)
 			}
 			v.jmesPath(kp.Key("jmesPath"), ep, body)
 		case "imageRegistry":

@@ -200,12 +200,40 @@ func (r *runner) scriptCheck(op *scenario.Operation, bindings map[string]any, re
 		}
 	}
 	if len(failures) == 0 {
-		return true
+		b := maps.Clone(bindings)
+		if b == nil {
+			b = map[string]any{}
+		}
+		b["error"], b["stdout"], b["stderr"] = errVal, stdout, stderr
+		return r.outputs(op, b)
 	}
 	msg := strings.Join(failures, "; ")
 	msg += "\n  stdout: " + quoteOutput(stdout) + "\n  stderr: " + quoteOutput(stderr)
 	r.fail(op.Type + " failed: " + msg)
 	return false
+}
+
+// outputs evaluates the operation's outputs, as chainsaw does after an
+// operation succeeded: each whose match holds (or has none) binds its
+// value, evaluated with $stdout, $stderr and $error, for the operations
+// after it in the step.
+func (r *runner) outputs(op *scenario.Operation, b map[string]any) bool {
+	for _, o := range op.Outputs {
+		if o.Match != nil && len(assert.Match(o.Match, nil, b)) > 0 {
+			continue
+		}
+		out, err := scenario.ResolveBindings(b, []scenario.Binding{{Name: o.Name, Value: o.Value}})
+		if err != nil {
+			r.fail(op.Type + " failed: output " + o.Name + ": " + err.Error())
+			return false
+		}
+		if r.out.Outputs == nil {
+			r.out.Outputs = map[string]any{}
+		}
+		r.out.Outputs[o.Name] = out[o.Name]
+		b[o.Name] = out[o.Name]
+	}
+	return true
 }
 
 func quoteOutput(s string) string {
@@ -226,9 +254,9 @@ func usesOutputOf(verb string, op *scenario.Operation, cmds []*Command) bool {
 	for _, c := range cmds {
 		uses = uses || c.Verb == verb
 	}
-	if !uses || op.Script.Check == nil {
+	if !uses || (op.Script.Check == nil && len(op.Outputs) == 0) {
 		return false
 	}
-	b, err := json.Marshal(op.Script.Check)
+	b, err := json.Marshal([]any{op.Script.Check, op.Outputs})
 	return err != nil || strings.Contains(string(b), "$stdout") || strings.Contains(string(b), "$stderr")
 }

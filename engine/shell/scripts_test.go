@@ -74,6 +74,8 @@ var expect = map[string]scriptExpect{
 	"pipe/grep-q-without-a-match-fails-the-script":                       {failure: "exit status 1"},
 	"run/a-script-without-check-fails-when-a-command-fails":              {failure: "the script failed (exit status 1)"},
 	"run/a-check-that-does-not-hold-fails-the-test-and-shows-the-output": {failure: "stdout: namespace/apps"},
+	"run/an-output-is-the-value-of-its-moment":                           {failure: "metadata.uid: expected"},
+	"run/an-output-whose-match-does-not-hold-binds-nothing":              {failure: "variable $never is not defined"},
 	"run/a-check-on-what-kubectl-exec-printed":                           {skipped: "output of kubectl exec"},
 	"run/a-look-at-kyvernos-own-pods":                                    {skipped: "Kyverno's own pods"},
 	"run/a-program-other-than-kubectl":                                   {skipped: "curl"},

@@ -93,6 +93,9 @@ type Outcome struct {
 	// Failure is the error to report at the operation when it failed; ""
 	// when OK, skipped, or stopped by a limit (which the session reports).
 	Failure string
+	// Outputs are the bindings the operation's outputs export to the
+	// operations after it in its step (chainsaw's outputs), when OK.
+	Outputs map[string]any
 }
 
 // Run runs one script or command operation of step stepName, with the

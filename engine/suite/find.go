@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -81,11 +82,13 @@ func Classify(fsys fs.FS, p string, config *scenario.Configuration) (Kind, error
 	if err != nil {
 		return KindNone, err
 	}
-	if kindTest.Match(data) {
-		if chainsawTestDoc.Match(data) && config == nil {
+	// Each pattern holds a literal that must appear: checking it first
+	// spares the regular expressions most files (they were 4% of a run).
+	if bytes.Contains(data, []byte("Test")) && kindTest.Match(data) {
+		if config == nil && bytes.Contains(data, []byte("chainsaw.kyverno.io/v1alpha1")) && chainsawTestDoc.Match(data) {
 			return KindChainsaw, nil
 		}
-		if cliTestDoc.Match(data) {
+		if bytes.Contains(data, []byte("cli.kyverno.io/v1alpha1")) && cliTestDoc.Match(data) {
 			return KindCLI, nil
 		}
 	}

@@ -49,6 +49,8 @@ type Outcome struct {
 // Report is a suite's outcomes and their totals, as `genplay test --json`
 // prints it.
 type Report struct {
+	// Kyverno is the Kyverno release the tests ran against: "v1.19.1".
+	Kyverno string `json:"kyverno"`
 	// Notes say how the run was set up: the chainsaw Configuration read,
 	// and the fields of it that change nothing in genplay.
 	Notes   []string  `json:"notes,omitempty"`
@@ -80,13 +82,20 @@ type Options struct {
 	// Clock times each run for reports (time.Now); nil: runs are not
 	// timed, and a suite's outcomes depend on nothing but its files.
 	Clock func() time.Time
+	// KyvernoVersion is the Kyverno release the tests run against
+	// (engine.Options.KyvernoVersion); empty: the latest.
+	KyvernoVersion string
 }
 
 // Run runs the files found, each test in a fresh simulated cluster, and
 // reports their outcomes in order.
 func Run(files []File, opts Options) *Report {
 	st := &suiteRun{opts: opts}
-	report := &Report{Tests: []Outcome{}, Config: opts.Config}
+	kyverno, err := engine.ParseKyvernoVersion(opts.KyvernoVersion)
+	if err != nil {
+		kyverno = opts.KyvernoVersion // every run says why it cannot run
+	}
+	report := &Report{Kyverno: kyverno, Tests: []Outcome{}, Config: opts.Config}
 	for _, f := range files {
 		var outcomes []Outcome
 		if f.NoTest != "" {
@@ -169,7 +178,7 @@ func (st *suiteRun) chainsaw(f File, t *scenario.Test) Outcome {
 	// (scripts/config/standard/kyverno.yaml).
 	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: st.opts.Permissions, Install: st.opts.Install,
-		Context: ctx, Families: st.opts.Families, PolicyExceptions: true})
+		Context: ctx, Families: st.opts.Families, PolicyExceptions: true, KyvernoVersion: st.opts.KyvernoVersion})
 	st.clockOut(&o)
 	stoppedBy := context.Cause(ctx)
 	stop()
@@ -229,7 +238,7 @@ func (st *suiteRun) cli(f File, ct clitest.Test) Outcome {
 	// The Kyverno CLI checks no permissions and uses the exceptions the test names.
 	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: engine.PermissionsUnchecked, Install: st.opts.Install,
-		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true, Values: values})
+		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true, Values: values, KyvernoVersion: st.opts.KyvernoVersion})
 	st.clockOut(&o)
 	o.Timeline = res
 	switch {

@@ -14,6 +14,8 @@ const FormatVersion = "genplay.timeline/v2"
 // Result is the outcome of one scenario run.
 type Result struct {
 	Format string `json:"format"` // FormatVersion
+	// Kyverno is the Kyverno release the run simulates: "v1.19.1".
+	Kyverno string `json:"kyverno"`
 	// Test is the chainsaw Test's metadata.name.
 	Test string `json:"test"`
 	// Initial is the cluster before the first step (the namespaces every
@@ -105,6 +107,10 @@ type Event struct {
 	// Reason is one sentence a user understands, e.g. "synchronize is true
 	// and the downstream was deleted".
 	Reason string `json:"reason"`
+	// VersionChanges, when set, name the changes between Kyverno releases
+	// that decided this event ("kyverno#16920"): another release would
+	// have done something else here, and the reason says what.
+	VersionChanges []string `json:"versionChanges,omitempty"`
 }
 
 // Check is the outcome of an assert or error operation.

@@ -1,6 +1,7 @@
 package variables
 
 import (
+	"iter"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -34,6 +35,20 @@ func (e *Error) Unwrap() error { return e.Err }
 func HasVariables(s string) bool {
 	_, _, ok := nextVariable(s, 0)
 	return ok
+}
+
+// Spans yields where each {{ }} variable of s is, s[start:end], in order:
+// what Kyverno's RegexVariables finds (group 2 of each match of
+// FindAllStringSubmatchIndex), for policy validation, which reads the
+// variables as written.
+func Spans(s string) iter.Seq2[int, int] {
+	return func(yield func(int, int) bool) {
+		for start, end, ok := nextVariable(s, 0); ok; start, end, ok = nextVariable(s, end) {
+			if !yield(start, end) {
+				return
+			}
+		}
+	}
 }
 
 // SubstituteString substitutes the variables of one string. A string that is

@@ -22,9 +22,10 @@ func regexpVariables(s string) [][2]int {
 	return out
 }
 
+// scannedVariables is what Spans (nextVariable) finds in s.
 func scannedVariables(s string) [][2]int {
 	var out [][2]int
-	for start, end, ok := nextVariable(s, 0); ok; start, end, ok = nextVariable(s, end) {
+	for start, end := range Spans(s) {
 		out = append(out, [2]int{start, end})
 	}
 	return out

@@ -110,7 +110,7 @@ func index(objs []resource.Object) map[string]resource.Object {
 // Compare runs a case in both engines and compares what they generated.
 func Compare(c Case, cli CLI) Outcome {
 	out := Outcome{Case: c}
-	g := RunGenplay(c)
+	g := RunGenplayAt(c, cli.Version)
 	if g.Err != nil {
 		out.Verdict, out.Detail = Broken, "genplay: "+g.Err.Error()
 		return out

@@ -30,12 +30,16 @@ type Result struct {
 // objects live in, the sources, the policy, then each trigger, each an
 // apply of its own, as the CLI would see them; the permission check is off,
 // as the CLI checks none.
-func RunGenplay(c Case) Result {
+func RunGenplay(c Case) Result { return RunGenplayAt(c, "") }
+
+// RunGenplayAt is RunGenplay simulating Kyverno release kyverno ("" the
+// latest), the CLI's own release for a comparison.
+func RunGenplayAt(c Case, kyverno string) Result {
 	text, err := scenario(c)
 	if err != nil {
 		return Result{Err: err}
 	}
-	res := engine.Run(c.Name+".yaml", text, engine.Options{Permissions: engine.PermissionsUnchecked})
+	res := engine.Run(c.Name+".yaml", text, engine.Options{Permissions: engine.PermissionsUnchecked, KyvernoVersion: kyverno})
 	var r Result
 	for _, d := range res.Diagnostics {
 		r.Log += fmt.Sprintf("%s:%d: %s\n", d.File, d.Line, d.Message)

@@ -23,6 +23,9 @@ type CLI struct {
 	Dir  string // a scratch folder, one subfolder per case
 	// Timeout bounds one invocation (the CLI has no limits of its own).
 	Timeout time.Duration
+	// Version is the CLI's Kyverno release, which genplay simulates for the
+	// comparison ("" the latest).
+	Version string
 }
 
 // run runs the CLI in dir and returns its combined output and exit error.

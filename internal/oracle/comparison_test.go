@@ -67,8 +67,8 @@ type Result struct {
 
 // Options of a comparison.
 type Options struct {
-	// Version is the Kyverno version the recording is of; genplay is run
-	// for it where it can be (today it simulates engine.KyvernoVersion).
+	// Version is the Kyverno version the recording is of; genplay
+	// simulates that release ("" the latest).
 	Version string
 }
 
@@ -81,9 +81,10 @@ func Compare(rec *Recording, opts Options) Result {
 		files[p] = &fstest.MapFile{Data: []byte(text)}
 	}
 	run := engine.Run("chainsaw-test.yaml", []byte(rec.Scenario), engine.Options{
-		Files:       files,
-		Permissions: permissions(rec.Evidence.Permissions),
-		Families:    []engine.Family{controller.New},
+		Files:          files,
+		Permissions:    permissions(rec.Evidence.Permissions),
+		Families:       []engine.Family{controller.New},
+		KyvernoVersion: opts.Version,
 	})
 	if run.Skipped != "" {
 		res.Verdict, res.Reason = Skipped, run.Skipped

@@ -2,8 +2,6 @@ package oracle
 
 import (
 	"strings"
-
-	"github.com/genplay/genplay/engine"
 )
 
 // KnownDifference is a way genplay knowingly differs from a real cluster
@@ -55,27 +53,6 @@ var KnownDifferences = []KnownDifference{
 			return false
 		},
 	},
-	{
-		// genplay simulates v1.19.0, which deletes and recreates every
-		// tracked downstream of a GeneratingPolicy whose spec changes;
-		// v1.19.1 invalidates them and updates them in place (kyverno#16920).
-		Name: "Kyverno v1.19.1 updates a GeneratingPolicy's downstreams in place",
-		Match: func(d Diff, rec *Recording, opts Options) bool {
-			return opts.Version == "v1.19.1" && !simulated(opts) && rec.Family != "policy" &&
-				d.What == "lifecycle" && d.Genplay == Recreated && d.Real == "kept"
-		},
-	},
-	{
-		// genplay simulates v1.19.0, whose WatchManager forgets a
-		// downstream it recreated, so a second deletion stays (kyverno#17265);
-		// v1.19.1 recreates it again (kyverno#17453): the recording has the
-		// object (missing in genplay) recreated where genplay has it deleted.
-		Name: "Kyverno v1.19.1 recreates a synchronized downstream deleted twice",
-		Match: func(d Diff, rec *Recording, opts Options) bool {
-			return opts.Version == "v1.19.1" && !simulated(opts) && rec.Family != "policy" && strings.Contains(rec.Name, "deleted-twice") &&
-				(d.What == "missing" || (d.What == "lifecycle" && d.Real == Recreated && d.Genplay == Deleted))
-		},
-	},
 }
 
 // explain names the known difference that explains d, or "".
@@ -86,9 +63,4 @@ func explain(d Diff, rec *Recording, opts Options) string {
 		}
 	}
 	return ""
-}
-
-// simulated reports whether genplay simulates the recording's version.
-func simulated(opts Options) bool {
-	return opts.Version == "" || strings.EqualFold(opts.Version, engine.KyvernoVersion)
 }

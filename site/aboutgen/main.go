@@ -1,9 +1,11 @@
 // Command aboutgen writes site/src/about.json, what the playground's About
-// panel shows: the Kyverno version genplay follows (engine.KyvernoVersion)
-// and the list of where the simulation knowingly differs from Kyverno, read
-// from engine/doc.go's package comment, the one place it is written. The
-// Makefile's site target runs it; a test fails when the committed file is
-// stale.
+// panel shows: the Kyverno releases genplay simulates (engine.KyvernoReleases,
+// the default engine.KyvernoVersion) with the behaviour changes between them
+// (engine.KyvernoChanges, of every family: this program links the CEL
+// family), and the list of where the simulation knowingly differs from
+// Kyverno, read from engine/doc.go's package comment, the one place it is
+// written. The Makefile's site target runs it; a test fails when the
+// committed file is stale.
 //
 //	go run ./site/aboutgen [-doc engine/doc.go] [-o site/src/about.json]
 package main
@@ -21,6 +23,8 @@ import (
 	"strings"
 
 	"github.com/genplay/genplay/engine"
+	_ "github.com/genplay/genplay/engine/gpol/controller" // its changes between releases
+	"github.com/genplay/genplay/engine/timeline"
 )
 
 // Heading is the section of engine/doc.go the panel shows.
@@ -28,14 +32,25 @@ const Heading = "Where genplay knowingly differs from a real cluster with Kyvern
 
 // About is the JSON the panel reads.
 type About struct {
-	Kyverno string `json:"kyverno"` // engine.KyvernoVersion
-	Source  string `json:"source"`  // where the differences are written
-	Heading string `json:"heading"`
+	Kyverno string `json:"kyverno"` // engine.KyvernoVersion, the default
+	// Versions are the simulated releases, oldest first.
+	Versions []Version `json:"versions"`
+	// Changes are the behaviour changes between them, by release.
+	Changes []timeline.VersionChange `json:"changes"`
+	Source  string                   `json:"source"` // where the differences are written
+	Heading string                   `json:"heading"`
 	// Intro are the paragraphs between the heading and the list.
 	Intro []string `json:"intro"`
 	// Differences are the list's items, as plain text (paragraphs joined
 	// with a blank line).
 	Differences []string `json:"differences"`
+}
+
+// Version is one simulated release.
+type Version struct {
+	Version string `json:"version"`
+	Date    string `json:"date"`
+	Summary string `json:"summary"`
 }
 
 func main() {
@@ -69,7 +84,15 @@ func Generate(src []byte) ([]byte, error) {
 	}
 	var p comment.Parser
 	d := p.Parse(f.Doc.Text())
-	a := About{Kyverno: engine.KyvernoVersion, Source: "engine/doc.go", Heading: Heading, Intro: []string{}, Differences: []string{}}
+	a := About{Kyverno: engine.KyvernoVersion, Source: "engine/doc.go", Heading: Heading, Intro: []string{}, Differences: []string{},
+		Versions: []Version{}, Changes: []timeline.VersionChange{}}
+	for _, r := range engine.KyvernoReleases() {
+		a.Versions = append(a.Versions, Version{Version: string(r.Version), Date: r.Date, Summary: r.Summary})
+	}
+	for _, ch := range engine.KyvernoChanges() {
+		a.Changes = append(a.Changes, timeline.VersionChange{ID: ch.ID, URL: ch.URL(), Since: string(ch.Since), Family: ch.Family,
+			Title: ch.Title, Before: ch.Before, After: ch.After})
+	}
 	in := false
 	for _, b := range d.Content {
 		switch b := b.(type) {

@@ -43,6 +43,21 @@ func TestGenerateReadsTheDifferences(t *testing.T) {
 		assert.NotContains(t, d, "//", "comment markers are gone")
 	}
 
+	assert.Equal(t, engine.KyvernoVersions(), func() []string {
+		var out []string
+		for _, v := range a.Versions {
+			out = append(out, v.Version)
+		}
+		return out
+	}(), "every simulated release, oldest first")
+	families := map[string]bool{}
+	for _, ch := range a.Changes {
+		families[ch.Family] = true
+		assert.NotEmpty(t, ch.Title)
+		assert.Contains(t, ch.URL, "https://github.com/kyverno/kyverno/")
+	}
+	assert.True(t, families["GeneratingPolicy"] && families["ClusterPolicy/Policy"], "the changes of both families: %v", families)
+
 	_, err = Generate([]byte("// Package engine has no such heading.\npackage engine\n"))
 	assert.Error(t, err)
 }

@@ -20,12 +20,12 @@ import { setupExportTest } from './exporttest.js';
 import { setupAbout } from './about.js';
 import { createLinks } from './links.js';
 import { createWrap } from './wrap.js';
-import { withClusters } from './reader.js';
-import { withDiffs } from './diff.js';
+import { readerOf } from './reader.js';
 import { createTimeline } from './timeline.js';
 import { createClusterView } from './cluster.js';
 import { createMatrix } from './matrix.js';
 import { createObjectDialog } from './objectdialog.js';
+import { createVersions, latestKyverno } from './versions.js';
 import examples from 'genplay:examples';
 
 // Content-Security-Policy violations would break features silently; say so.
@@ -47,6 +47,8 @@ const state = {
   undo: [], // texts before each action, for Undo
   hideChurn: false, // hide metadata churn in diffs
   ranText: null, // the text the shown result ran from
+  kyverno: latestKyverno, // the Kyverno release simulated (the picker)
+  quietOpen: false, // the cluster view shows the namespaces nothing happened in
 };
 
 let engineReady = false;
@@ -70,8 +72,9 @@ function setStatus(text, kind = '') {
 // engineRun is the one place the page calls the engine; genplay.run may
 // return the result or a promise of it. A scenario with a CEL policy loads
 // the full build first (genplay.js): the page says so while it downloads.
+// Every run simulates the release the picker names.
 async function engineRun(text, options) {
-  return withDiffs(withClusters(await genplay.run(text, options)));
+  return genplay.run(text, { ...options, kyvernoVersion: state.kyverno });
 }
 globalThis.addEventListener('genplay:cel-loading', () => {
   document.body.dataset.celEngine = 'loading';
@@ -108,10 +111,16 @@ const page = {
   editor,
   steps,
   currentStep: () => steps()[state.step],
+  // reader reads the shown result (reader.js); cluster is every object
+  // after the selected step.
+  reader: () => readerOf(state.result),
+  cluster: () => readerOf(state.result).cluster(state.step),
   isLastStep: () => state.step === steps().length - 1,
   ready: () => engineReady,
   text: () => getText(editor),
   engineRun,
+  // compareVersions answers the scenario under every release (genplay.versions/v1).
+  compareVersions: (text) => genplay.run(text, { compareVersions: true }),
   setStatus,
   run: (reason) => run(reason),
   act: (name, operation) => act(name, operation),
@@ -133,6 +142,7 @@ const timeline = createTimeline(page);
 const clusterView = createClusterView(page);
 const matrix = createMatrix(page);
 const objectDialog = createObjectDialog(page);
+const versions = createVersions(page);
 const wrapper = createWrap({
   genplay, getText: page.text, replaceText: setEditorText, run, setStatus,
   gotoLine: (line) => gotoLine(editor, line), isReady: page.ready,
@@ -215,7 +225,7 @@ async function run(reason = 'edit') {
     timeline.reveal(state.step);
     restoreFocus();
   }
-  if (!state.broken) matrix.refresh();
+  if (!state.broken) { matrix.refresh(); versions.refresh(); }
   document.body.dataset.runs = String(state.runs);
   if (!document.body.dataset.firstResultMs && state.result) {
     const t = performance.now() - started;
@@ -330,14 +340,15 @@ function renderDiagnostics(result) {
 
 // saveView keeps the selected step and the open matrix for a reload.
 function saveView() {
-  stored.saveView({ step: state.step, matrix: matrix.isOpen() });
+  stored.saveView({ step: state.step, matrix: matrix.isOpen(), kyverno: versions.chosen() });
 }
 
-// applyView restores a view ({step, matrix}) before the next run.
+// applyView restores a view ({step, matrix, kyverno}) before the next run.
 function applyView(v) {
   if (!v) return;
   if (Number.isInteger(v.step) && v.step >= 0) state.pendingStep = v.step;
   if (v.matrix) matrix.open();
+  versions.pick(v.kyverno);
 }
 
 function load(text) {
@@ -362,7 +373,7 @@ function hideShare() {
 async function shareLink() {
   try {
     const frag = await share.encode(getText(editor));
-    const view = share.encodeView({ step: state.step, matrix: matrix.isOpen() });
+    const view = share.encodeView({ step: state.step, matrix: matrix.isOpen(), kyverno: versions.chosen() });
     const url = `${location.origin}${location.pathname}#${frag}${view}`;
     $('#share-box').hidden = false;
     $('#share-url').value = url;
@@ -453,7 +464,7 @@ globalThis.addEventListener('genplay:crash', async () => {
 // setEngineReady enables the actions only while the engine can run them.
 function setEngineReady(ready) {
   engineReady = ready;
-  for (const b of document.querySelectorAll('#run, #background-scan, #add-object, #details button')) b.disabled = !ready;
+  for (const b of document.querySelectorAll('#run, #compare-versions, #background-scan, #add-object, #details button')) b.disabled = !ready;
   renderUndo();
 }
 

@@ -9,8 +9,9 @@ import { LABEL, refOf, refString, keyOf, labelsOf, isCELPolicy, isLegacyPolicy, 
 
 /**
  * createClusterView renders the cluster and the selected object's actions.
- * page: {state, steps(), currentStep(), isLastStep(), ready(), text(),
- * act(name, operation), selectStep(i), editObject(o, op), convert, links}.
+ * page: {state, steps(), currentStep(), cluster(), isLastStep(), ready(),
+ * text(), act(name, operation), selectStep(i), editObject(o, op), convert,
+ * links}: cluster() is every object after the selected step.
  */
 export function createClusterView(page) {
   const { state } = page;
@@ -113,34 +114,75 @@ export function createClusterView(page) {
     }, h('span', { class: 'kind' }, o.kind), ' ', h('span', { class: 'name' }, o.metadata?.name || ''), ' ', marks);
   }
 
+  // Past this many namespaces, those nothing happened in at the selected
+  // step are folded into one line that opens on demand: at 50 namespaces
+  // the view shows what the step did, not 50 groups.
+  const FOLD_AFTER = 8;
+
   function render() {
     const step = page.currentStep();
-    const cluster = step?.cluster || [];
+    const cluster = step ? page.cluster() : [];
     const changes = new Map((step?.changes || []).map((c) => [refString(c.object), c.change]));
     const triggers = triggersOf(cluster);
     const isTrigger = (o) => triggers.uids.has(o.metadata?.uid) || triggers.refs.has(keyOf(o));
+    const nsObjects = new Map();
     const groups = new Map([['', []]]);
     for (const o of cluster) {
-      if (isNamespace(o) && !groups.has(o.metadata.name)) groups.set(o.metadata.name, []);
+      if (isNamespace(o)) {
+        nsObjects.set(o.metadata.name, o);
+        if (!groups.has(o.metadata.name)) groups.set(o.metadata.name, []);
+      }
     }
     for (const o of cluster) {
       const ns = o.metadata?.namespace || '';
       if (!groups.has(ns)) groups.set(ns, []);
       if (!isNamespace(o)) groups.get(ns).push(o);
     }
-    const nsObject = (name) => cluster.find((o) => isNamespace(o) && o.metadata?.name === name);
+    // What the chainsaw step did or named up to the selected operation (an
+    // assert after a delete: the delete's objects), and the selection with
+    // what relates to it.
+    const busy = new Set();
+    const steps = page.steps();
+    for (let i = state.step; step && i >= 0 && steps[i].stepName === step.stepName; i--) {
+      for (const c of steps[i].changes || []) busy.add(refString(c.object));
+      for (const e of steps[i].events || []) {
+        if (e.object) busy.add(refString(e.object));
+        if (e.trigger) busy.add(refString(e.trigger));
+      }
+    }
+    if (state.selected) busy.add(state.selected);
+    for (const k of page.links.relatedTo(cluster)) busy.add(k);
+    const fold = [...groups.keys()].filter(Boolean).length > FOLD_AFTER;
+    const section = ([ns, nsObj, objs]) => h('section', { class: 'ns-group', 'aria-label': ns ? `Namespace ${ns}` : 'Cluster-scoped objects', dataset: { namespace: ns } },
+      h('h3', {}, ns ? (nsObj ? objectButton(nsObj, roles(nsObj, cluster, triggers), changes.get(keyOf(nsObj))) : `Namespace ${ns} (missing)`) : 'Cluster-scoped'),
+      h('ul', { class: 'objects' }, objs.map((o) => h('li', {}, objectButton(o, roles(o, cluster, triggers), changes.get(keyOf(o)))))));
     const out = [];
     const empty = []; // namespaces with nothing in them and nothing happening to them
+    const quiet = []; // namespaces nothing happened in, folded
     for (const [ns, objs] of groups) {
-      const nsObj = ns ? nsObject(ns) : null;
+      const nsObj = ns ? nsObjects.get(ns) : null;
       if (!ns && !objs.length) continue;
       if (ns && nsObj && !objs.length && !changes.has(keyOf(nsObj)) && !isTrigger(nsObj) && state.selected !== keyOf(nsObj)) {
         empty.push(nsObj);
         continue;
       }
-      out.push(h('section', { class: 'ns-group', 'aria-label': ns ? `Namespace ${ns}` : 'Cluster-scoped objects', dataset: { namespace: ns } },
-        h('h3', {}, ns ? (nsObj ? objectButton(nsObj, roles(nsObj, cluster, triggers), changes.get(keyOf(nsObj))) : `Namespace ${ns} (missing)`) : 'Cluster-scoped'),
-        h('ul', { class: 'objects' }, objs.map((o) => h('li', {}, objectButton(o, roles(o, cluster, triggers), changes.get(keyOf(o))))))));
+      if (fold && ns && ![nsObj, ...objs].some((o) => o && busy.has(keyOf(o)))) {
+        quiet.push([ns, nsObj, objs]);
+        continue;
+      }
+      out.push(section([ns, nsObj, objs]));
+    }
+    if (quiet.length) {
+      const names = quiet.map(([ns]) => ns);
+      const preview = names.length > 6 ? `${names.slice(0, 6).join(', ')}, …` : names.join(', ');
+      out.push(h('details', {
+        class: 'ns-quiet', open: state.quietOpen,
+        ontoggle: (ev) => { if (state.quietOpen !== ev.target.open) { state.quietOpen = ev.target.open; render(); } },
+      },
+      h('summary', {}, `${quiet.length} namespace${quiet.length === 1 ? '' : 's'} nothing happened in at this step`,
+        h('span', { class: 'sub' }, ` (${preview})`)),
+      // Rendered only when open: what is not seen costs nothing.
+      state.quietOpen ? quiet.map(section) : ''));
     }
     if (empty.length) {
       out.push(h('section', { class: 'ns-group quiet', 'aria-label': 'Empty namespaces' },
@@ -155,7 +197,12 @@ export function createClusterView(page) {
     }
     replace($('#cluster'), out.length ? out : h('p', { class: 'empty' }, step ? 'The cluster is empty.' : 'No result yet.'));
     renderDetails(cluster, triggers);
-    page.links.renderRelations(cluster);
+    let shown = null;
+    if (quiet.length && !state.quietOpen) {
+      shown = new Set(present);
+      for (const [, nsObj, objs] of quiet) for (const o of [nsObj, ...objs]) if (o) shown.delete(keyOf(o));
+    }
+    page.links.renderRelations(cluster, shown);
   }
 
   function renderDetails(cluster, triggers) {

@@ -5,7 +5,6 @@
 // unified format and the three lines of context of the engine's diffs
 // (engine/source.Diff).
 import { toYAML } from './scenario.js';
-import { readerOf } from './reader.js';
 
 const CONTEXT = 3;
 // Beyond this many cells the line matcher gives up and shows the changed
@@ -88,19 +87,4 @@ export function changeDiff(reader, i, j) {
   const name = ref.namespace ? `${ref.kind} ${ref.namespace}/${ref.name}` : `${ref.kind} ${ref.name}`;
   const yaml = (o) => (o ? toYAML(o) : '');
   return unifiedDiff(`${name} (before)`, `${name} (after)`, yaml(reader.before(i, j)), yaml(reader.after(i, j)));
-}
-
-/**
- * withDiffs gives every change of a result that has none a "diff"
- * property (computed when read), as format v1 had. Returns the result.
- */
-export function withDiffs(result) {
-  const reader = readerOf(result);
-  reader.steps.forEach((step, i) => {
-    (step.changes || []).forEach((c, j) => {
-      if (Object.getOwnPropertyDescriptor(c, 'diff')?.value) return; // the answer's own
-      Object.defineProperty(c, 'diff', { get: () => changeDiff(reader, i, j), configurable: true, enumerable: false });
-    });
-  });
-  return result;
 }

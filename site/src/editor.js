@@ -120,8 +120,20 @@ export function createEditor(parent, { doc, label, onChange, onRun }) {
 
 export function getText(view) { return view.state.doc.toString(); }
 
+/**
+ * setText makes the editor hold text, changing only what differs (an
+ * action appends a step: the editor inserts it, instead of replacing and
+ * highlighting the whole document).
+ */
 export function setText(view, text) {
-  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  const old = view.state.doc.toString();
+  if (old === text) return;
+  let from = 0;
+  const max = Math.min(old.length, text.length);
+  while (from < max && old.charCodeAt(from) === text.charCodeAt(from)) from++;
+  let end = 0;
+  while (end < max - from && old.charCodeAt(old.length - 1 - end) === text.charCodeAt(text.length - 1 - end)) end++;
+  view.dispatch({ changes: { from, to: old.length - end, insert: text.slice(from, text.length - end) } });
 }
 
 /** showDiagnostics puts engine diagnostics ({line, column, severity, message}) on the editor. */

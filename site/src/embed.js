@@ -11,7 +11,9 @@
 //
 // Optional attributes: data-compare="synchronize" or
 // "orphanDownstreamOnPolicyDelete" adds an on/off switch that reruns the
-// scenario with that setting overridden. A script with a non-JavaScript type
+// scenario with that setting overridden; data-kyverno-version="v1.19.0"
+// simulates that Kyverno release (default: the latest), and the player and
+// its "Open in playground" link say so. A script with a non-JavaScript type
 // is never executed, so inline scenarios are safe under a strict CSP.
 //
 // Each player lives in a shadow root (the page's styles and ours do not mix),
@@ -24,7 +26,7 @@ import { encode, MAX_TEXT } from './share.js';
 import { LABEL, refString, keyOf, isPolicy, isCELPolicy, isNamespace, labelsOf } from './objects.js';
 import { errorsIn } from './result.js';
 import css from './embed.css';
-import { withClusters } from './reader.js';
+import { readerOf } from './reader.js';
 
 const SCRIPT_TYPE = 'text/x-genplay-scenario';
 const COMPARABLE = new Set(['synchronize', 'orphanDownstreamOnPolicyDelete']);
@@ -60,8 +62,9 @@ function groupSteps(steps) {
 
 // settingIn reads a generate setting as the scenario's policy first has it.
 function settingIn(result, field) {
-  for (const s of result.steps || []) {
-    for (const o of s.cluster || []) {
+  const reader = readerOf(result);
+  for (let i = 0; i < reader.steps.length; i++) {
+    for (const o of reader.cluster(i)) {
       // A GeneratingPolicy's spec.evaluation.<field>.enabled.
       if (isCELPolicy(o)) return !!o.spec?.evaluation?.[field]?.enabled;
       if (!isPolicy(o)) continue;
@@ -78,6 +81,7 @@ class Player {
     this.source = source; // () => Promise<string>
     this.compare = COMPARABLE.has(host.dataset.compare) ? host.dataset.compare : '';
     this.override = null; // the compared setting's value, null = as written
+    this.kyverno = host.dataset.kyvernoVersion || ''; // the release to simulate; '' the latest
     this.text = '';
     this.groups = [];
     this.pos = 0; // 0: before the first step; k: after step k
@@ -136,6 +140,7 @@ class Player {
     const group = this.groups[this.pos - 1];
     let view = `&step=${group ? group.ops[group.ops.length - 1].index : 0}`;
     if (this.compare && this.override !== null) view += `&${this.compare}=${this.override}`;
+    if (this.kyverno) view += `&kyverno=${encodeURIComponent(this.kyverno)}`;
     this.el.open.href = `${root.href}#${frag}${view}`;
   }
 
@@ -161,7 +166,9 @@ class Player {
       this.status('Restarting the engine…');
       return;
     }
-    const options = this.compare && this.override !== null ? { override: { [this.compare]: this.override } } : undefined;
+    const options = {};
+    if (this.compare && this.override !== null) options.override = { [this.compare]: this.override };
+    if (this.kyverno) options.kyvernoVersion = this.kyverno;
     if (/policies\.kyverno\.io\//.test(this.text) && genplay.build !== 'full') this.status('Loading the CEL engine…');
     // A run that takes a while says so and can be stopped (the page stays
     // responsive meanwhile, in a worker or on its own thread).
@@ -170,7 +177,7 @@ class Player {
       this.el.stop.hidden = false;
       this.host.dataset.genplay = 'running';
     }, 500);
-    const result = withClusters(await genplay.run(this.text, options));
+    const result = await genplay.run(this.text, options);
     clearTimeout(slow);
     this.el.stop.hidden = true;
     if (genplay.crashed && !this.retried) {
@@ -190,6 +197,11 @@ class Player {
       return;
     }
     this.groups = groupSteps(result.steps);
+    this.reader = readerOf(result);
+    if (result.kyverno) {
+      this.host.dataset.kyverno = result.kyverno;
+      this.el.title.textContent = `${this.host.dataset.title || 'Live scenario'} (Kyverno ${result.kyverno})`;
+    }
     if (this.compare && this.override === null) {
       this.override = settingIn(result, this.compare);
       this.renderCompare();
@@ -247,7 +259,7 @@ class Player {
     }
     e.clusterTitle.textContent = `Cluster after step ${this.pos}`;
     const last = group.ops[group.ops.length - 1];
-    const cluster = last.cluster || [];
+    const cluster = this.reader.cluster(last.index);
     const changed = new Map();
     for (const op of group.ops) for (const c of op.changes || []) changed.set(refString(c.object), c.change);
     const used = new Set(cluster.map((o) => o.metadata?.namespace).filter(Boolean));

@@ -24,11 +24,18 @@ const roleLabels = {
  */
 export function createLinks(app) {
   const { editor, state } = app;
-  // Operations and their timeline steps, for the text that ran.
+  // Operations and their timeline steps, for the text that ran: read once
+  // per text and result (a render asks for every step's tools).
+  let memo = { text: null, steps: null, value: null };
   const located = () => {
     const text = getText(editor);
     if (state.broken || text !== app.ranText()) return { chainsaw: [], at: [] };
-    return { chainsaw: operations(text), at: locate(text, app.steps()) };
+    const steps = app.steps();
+    if (memo.text !== text || memo.steps !== steps) {
+      const chainsaw = operations(text);
+      memo = { text, steps, value: { chainsaw, at: locate(text, steps, chainsaw) } };
+    }
+    return memo.value;
   };
 
   installMarks(editor, (pos) => {
@@ -49,7 +56,23 @@ export function createLinks(app) {
     type: 'button', class: 'step-tool', dataset: { action }, title, 'aria-label': title, disabled, onclick: fn,
   }, label);
 
+  // The links of a cluster and what relates to the selection, once per
+  // cluster, step and selection: the cluster view asks before it renders,
+  // the relations after.
+  let relMemo = { cluster: null, step: -1, selected: null, value: null };
+  const relationsOf = (cluster) => {
+    if (relMemo.cluster !== cluster || relMemo.step !== state.step || relMemo.selected !== state.selected) {
+      const upTo = app.steps().slice(0, state.step + 1).flatMap((s) => s.events || []);
+      const list = links(cluster, upTo);
+      relMemo = { cluster, step: state.step, selected: state.selected, value: { list, rel: related(list, state.selected) } };
+    }
+    return relMemo.value;
+  };
+
   return {
+    /** relatedTo is the set of keys related to the selected object in the cluster. */
+    relatedTo(cluster) { return new Set(relationsOf(cluster).rel.roles.keys()); },
+
     /** stepTools are the move and remove buttons of timeline step i (on the first timeline step of each operation). */
     stepTools(i) {
       const { chainsaw, at } = located();
@@ -84,10 +107,8 @@ export function createLinks(app) {
      * cluster view, draws the diagram of this step and marks the scenario's
      * lines: the current step's, and those that wrote the related objects.
      */
-    renderRelations(cluster) {
-      const upTo = app.steps().slice(0, state.step + 1).flatMap((s) => s.events || []);
-      const list = links(cluster, upTo);
-      const rel = related(list, state.selected);
+    renderRelations(cluster, shown = null) {
+      const { list, rel } = relationsOf(cluster);
       for (const b of document.querySelectorAll('#cluster button.object')) {
         const role = rel.roles.get(b.dataset.ref);
         b.classList.toggle('related', !!role);
@@ -101,8 +122,12 @@ export function createLinks(app) {
       }
       const box = $('#relations');
       if (box) {
-        const d = diagram(list, state.selected, (key) => app.selectObject(key));
-        replace(box, d);
+        // The links of what the cluster view shows (shown: its keys), when
+        // it folds namespaces nothing happened in; the others are counted.
+        const seen = shown ? list.filter((x) => [x.downstream, x.trigger, x.source].some((n) => n && shown.has(n.key))) : list;
+        const d = diagram(seen, state.selected, (key) => app.selectObject(key));
+        replace(box, d, seen.length < list.length
+          ? h('p', { class: 'sub rel-folded' }, `${list.length - seen.length} more link${list.length - seen.length === 1 ? '' : 's'} in the namespaces nothing happened in at this step (open them in the cluster view)`) : '');
         drawEdges(d);
       }
       const text = getText(editor);

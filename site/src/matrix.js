@@ -4,7 +4,8 @@
 // that writes a column's settings into the scenario.
 import { h, replace, $ } from './dom.js';
 import { setGenerateFields } from './scenario.js';
-import { refString, keyOf, isPolicy, isCELPolicy, celEnabled } from './objects.js';
+import { refString, isPolicy, isCELPolicy, celEnabled } from './objects.js';
+import { readerOf } from './reader.js';
 import { errorsIn, inputError, isCheck, stepFailed, failureOf, churnOnly } from './result.js';
 
 export const combos = [
@@ -23,6 +24,9 @@ const comboName = (c) => `sync ${c.synchronize ? 'on' : 'off'}, orphan ${c.orpha
 export function createMatrix(page) {
   let seq = 0;
 
+  let last = null; // the four results of the text shown, for a redraw
+  let showSame = false; // rows where every setting does the same are shown
+
   async function render() {
     if (!page.ready()) return;
     const text = page.text();
@@ -30,23 +34,57 @@ export function createMatrix(page) {
     const results = [];
     for (const override of combos) results.push(await page.engineRun(text, { override }));
     if (mine !== seq) return;
+    last = { results };
+    draw();
+  }
+
+  // In a matrix of more than FOLD_ROWS rows, runs of at least FOLD_RUN
+  // rows where the four settings do the same are folded into one row: what
+  // differs is what the matrix is for.
+  const FOLD_ROWS = 12;
+  const FOLD_RUN = 3;
+
+  function draw() {
+    const { results } = last;
     const current = currentCombo(page.state.result);
+    const readers = results.map(readerOf);
     // Rows: what the user did; checks only where some setting fails them.
     const longest = results.reduce((a, r) => ((r.steps || []).length > (a.steps || []).length ? r : a), results[0]);
     const rows = (longest.steps || []).map((s, i) => [s, i])
       .filter(([s, i]) => !isCheck(s) || results.some((r) => r.steps?.[i] && stepFailed(r.steps[i])));
-    const cell = (r, i) => {
+    const cell = (r, i, reader) => {
       if (inputError(r)) return h('td', { class: 'failed' }, h('div', { class: 'error' }, `the scenario does not run: ${errorsIn(r)[0].message.split('\n')[0]}`));
       const s = r.steps?.[i];
       if (!s) {
         const at = (r.steps || []).findIndex(stepFailed);
         return h('td', { class: 'not-run' }, h('div', { class: 'sub' }, at >= 0 ? `did not run: step ${at + 1} failed` : 'did not run'));
       }
-      const items = reactions(s);
+      const items = reactions(s, reader, i);
       const lines = items.length ? items.map((x) => reactionButton(x)) : [h('div', { class: 'sub' }, 'no reaction')];
       if (stepFailed(s)) lines.unshift(h('div', { class: 'error' }, `failed: ${failureOf(s)}`));
       return h('td', { class: stepFailed(s) ? 'failed' : '' }, lines);
     };
+    const built = rows.map(([s, i]) => {
+      const cells = results.map((r, k) => cell(r, i, readers[k]));
+      const differs = new Set(cells.map((c) => c.textContent)).size > 1;
+      if (differs) cells.forEach((c) => c.classList.add('differs'));
+      cells.forEach((c, k) => { if (combos[k] === current) c.classList.add('current'); });
+      return { differs, tr: h('tr', {}, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells), label: `${i + 1}` };
+    });
+    const body = [];
+    for (let k = 0; k < built.length;) {
+      let end = k;
+      while (end < built.length && !built[end].differs) end++;
+      if (!showSame && built.length > FOLD_ROWS && end - k >= FOLD_RUN) {
+        body.push(h('tr', { class: 'same-rows' }, h('th', { scope: 'row', colspan: String(combos.length + 1) },
+          `${end - k} steps (${built[k].label}–${built[end - 1].label}) where all four settings do the same `,
+          h('button', { type: 'button', class: 'linklike show-same', onclick: () => { showSame = true; draw(); } }, 'show them'))));
+      } else {
+        for (let j = k; j < end; j++) body.push(built[j].tr);
+      }
+      if (end < built.length) body.push(built[end].tr);
+      k = end + 1;
+    }
     replace($('#matrix'), h('table', { class: 'matrix' },
       h('caption', {}, 'What Kyverno does at each step of this scenario, under each setting (hover or click a reaction for its reason)'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'step'),
@@ -57,13 +95,7 @@ export function createMatrix(page) {
             isCurrent ? h('div', { class: 'sub' }, '(the scenario as written)')
               : h('button', { type: 'button', class: 'apply-combo', title: `Set synchronize and orphanDownstreamOnPolicyDelete in the scenario's policies to these values`, onclick: () => apply(c) }, 'Use these settings'));
         }))),
-      h('tbody', {}, rows.map(([s, i]) => {
-        const cells = results.map((r) => cell(r, i));
-        const differs = new Set(cells.map((c) => c.textContent)).size > 1;
-        if (differs) cells.forEach((c) => c.classList.add('differs'));
-        cells.forEach((c, k) => { if (combos[k] === current) c.classList.add('current'); });
-        return h('tr', {}, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells);
-      }))));
+      h('tbody', {}, body)));
   }
 
   // apply writes a column's settings into the scenario's policies, in
@@ -100,9 +132,9 @@ export function createMatrix(page) {
 // currentCombo reads the settings the scenario's policies end with (the
 // first generate rule of the last step's cluster), or null without one.
 function currentCombo(result) {
-  const list = result?.steps || [];
-  for (let i = list.length - 1; i >= 0; i--) {
-    for (const o of list[i].cluster || []) {
+  const reader = readerOf(result);
+  for (let i = reader.steps.length - 1; i >= 0; i--) {
+    for (const o of reader.cluster(i)) {
       if (!isPolicy(o)) continue;
       if (isCELPolicy(o)) {
         return combos.find((c) => c.synchronize === celEnabled(o, 'synchronize') &&
@@ -115,18 +147,17 @@ function currentCombo(result) {
   return null;
 }
 
-// reactions are what Kyverno (and the cluster) did in a step, each with its
+// reactions are what Kyverno (and the cluster) did in step i, each with its
 // reason; churn-only updates are left out.
-function reactions(step) {
+function reactions(step, reader, i) {
   if (!step) return [];
-  const present = new Set((step.cluster || []).map(keyOf));
   const changes = new Map((step.changes || []).map((c) => [refString(c.object), c]));
   return (step.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note')
     .filter((e) => !(e.action === 'updated' && e.object && churnOnly(changes.get(refString(e.object)))))
     .map((e) => {
       const ref = e.object ? refString(e.object) : '';
       // A downstream Kyverno "keeps" while it is gone stays deleted.
-      const action = e.action === 'kept' && ref && !present.has(ref) ? 'stays deleted:' : e.action;
+      const action = e.action === 'kept' && ref && !reader.get(i, e.object) ? 'stays deleted:' : e.action;
       return { text: `${action} ${ref}`.trim(), reason: e.reason || '', action: e.action };
     });
 }

@@ -16,7 +16,7 @@ const groupOf = (apiVersion = '') => {
 // share storage, so the version is not part of the key.
 const keyOf = (ref) => [groupOf(ref.apiVersion), ref.kind || '', ref.namespace || '', ref.name || ''];
 const keyString = (k) => k.join('\u0000');
-const objectKey = (o) => keyOf({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata?.namespace, name: o.metadata?.name });
+const refOfObject = (o) => ({ apiVersion: o.apiVersion, kind: o.kind, namespace: o.metadata?.namespace, name: o.metadata?.name });
 
 const compareKeys = (a, b) => {
   for (let i = 0; i < 4; i++) {
@@ -41,36 +41,49 @@ export function applyPatch(target, patch) {
   return out;
 }
 
-// How many clusters a Reader keeps sorted for steps asked again.
+// How many sorted clusters a Reader keeps for steps asked again.
 const KEEP = 4;
 
 /**
- * Reader reads one result. Versions are made once, on the first question,
- * in one pass over the changes: the same version is the same object every
- * time it is asked for, so a view can tell unchanged objects by identity.
+ * Reader reads one result. Its versions are made once, on the first
+ * question, in one pass over the changes: the same version is the same
+ * object every time it is asked for, so a view can tell unchanged objects
+ * by identity. Each object's history (the steps that changed it) answers
+ * "what was it after step i" without replaying the steps.
  */
 export class Reader {
   constructor(result) {
     this.result = result;
     this.steps = result?.steps || [];
     this.versions = null; // per step, per change: {before, after}
+    this.history = null; // key string -> {key, at: [step index], objs: [object or null]}
     this.sorted = new Map(); // step index -> sorted objects (at most KEEP)
   }
 
-  // replay walks every change once, keeping each one's versions.
+  // replay walks every change once, keeping each one's versions and each
+  // object's history.
   replay() {
     if (this.versions) return;
-    const state = new Map();
-    for (const o of this.result?.initial || []) state.set(keyString(objectKey(o)), o);
-    this.versions = this.steps.map((step) => (step.changes || []).map((c) => {
-      const k = keyString(keyOf(c.object || {}));
-      const before = state.get(k) || null;
+    const history = new Map();
+    const record = (key, step, obj) => {
+      const k = keyString(key);
+      let h = history.get(k);
+      if (!h) history.set(k, (h = { key, at: [], objs: [] }));
+      h.at.push(step);
+      h.objs.push(obj);
+      return h;
+    };
+    const now = (h) => (h ? h.objs[h.objs.length - 1] : null);
+    for (const o of this.result?.initial || []) record(keyOf(refOfObject(o)), -1, o);
+    this.versions = this.steps.map((step, i) => (step.changes || []).map((c) => {
+      const key = keyOf(c.object || {});
+      const before = now(history.get(keyString(key)));
       let after = null;
       if (c.change !== 'deleted') after = c.after || (c.patch ? applyPatch(before, c.patch) : null);
-      if (after) state.set(k, after);
-      else state.delete(k);
+      record(key, i, after);
       return { before, after };
     }));
+    this.history = history;
   }
 
   /** before is the object change j of step i found (null: absent). */
@@ -85,6 +98,13 @@ export class Reader {
     return this.versions[i]?.[j]?.after ?? null;
   }
 
+  /** get is the object ref names (any version of its kind) after step i, or null. */
+  get(i, ref) {
+    this.replay();
+    const h = this.history.get(keyString(keyOf(ref)));
+    return h ? at(h, i) : null;
+  }
+
   /**
    * cluster is every object after step i (i < 0: before the first step),
    * sorted by group, kind, namespace and name as the API server lists
@@ -94,17 +114,12 @@ export class Reader {
     i = Math.min(i, this.steps.length - 1);
     if (this.sorted.has(i)) return this.sorted.get(i);
     this.replay();
-    const state = new Map();
-    for (const o of this.result?.initial || []) state.set(keyString(objectKey(o)), [objectKey(o), o]);
-    for (let s = 0; s <= i; s++) {
-      (this.steps[s].changes || []).forEach((c, j) => {
-        const key = keyOf(c.object || {});
-        const after = this.versions[s][j].after;
-        if (after) state.set(keyString(key), [key, after]);
-        else state.delete(keyString(key));
-      });
+    const live = [];
+    for (const h of this.history.values()) {
+      const o = at(h, i);
+      if (o) live.push([h.key, o]);
     }
-    const out = [...state.values()].sort((a, b) => compareKeys(a[0], b[0])).map((e) => e[1]);
+    const out = live.sort((a, b) => compareKeys(a[0], b[0])).map((e) => e[1]);
     if (this.sorted.size >= KEEP) this.sorted.delete(this.sorted.keys().next().value);
     this.sorted.set(i, out);
     return out;
@@ -114,6 +129,19 @@ export class Reader {
   final() {
     return this.cluster(this.steps.length - 1);
   }
+}
+
+// at is the object of a history after step i: its last entry at or before
+// i (binary search), null when absent then.
+function at(h, i) {
+  let lo = 0;
+  let hi = h.at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (h.at[mid] <= i) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 ? h.objs[lo - 1] : null;
 }
 
 // One Reader per result: the views of one result share its versions.
@@ -128,17 +156,4 @@ export function readerOf(result) {
     readers.set(result, r);
   }
   return r;
-}
-
-/**
- * withClusters gives every step of a result a "cluster" property, the
- * cluster after it (computed when read), for views written against format
- * v1's whole cluster per step. Returns the result.
- */
-export function withClusters(result) {
-  const reader = readerOf(result);
-  reader.steps.forEach((step, i) => {
-    Object.defineProperty(step, 'cluster', { get: () => reader.cluster(i), configurable: true, enumerable: false });
-  });
-  return result;
 }

@@ -11,7 +11,7 @@
 // downstreams (and clone source → copies).
 import YAML from 'yaml';
 import { h } from './dom.js';
-import { parse } from './scenario.js';
+import { read } from './scenario.js';
 import { LABEL, refString, keyOf, labelsOf, isCELPolicy, isLegacyPolicy } from './objects.js';
 
 // node is one end of a link: the object when it is in the cluster, else
@@ -138,7 +138,7 @@ const sameRef = (res, key) => {
  */
 export function lines(text, selected, { roles, rules }, list) {
   let doc;
-  try { doc = parse(text); } catch { return []; }
+  try { doc = read(text); } catch { return []; }
   const out = [];
   const want = new Map(roles);
   if (selected) want.set(selected, 'selected');
@@ -279,9 +279,17 @@ export function drawEdges(box) {
   const defs = document.createElementNS(ns, 'defs');
   defs.innerHTML = '<marker id="rel-arrow" viewBox="0 0 8 8" refX="7" refY="4" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M0,0 L8,4 L0,8 z" fill="context-stroke"/></marker>';
   svg.append(defs);
+  // Every box is measured before any path is written: one layout, not
+  // one per edge.
+  const rects = new Map();
+  const rect = (id) => {
+    if (!rects.has(id)) rects.set(id, box.querySelector(`#${id}`)?.getBoundingClientRect() || null);
+    return rects.get(id);
+  };
+  const paths = [];
   for (const e of box.edges) {
-    const a = box.querySelector(`#${e.from}`)?.getBoundingClientRect();
-    const b = box.querySelector(`#${e.to}`)?.getBoundingClientRect();
+    const a = rect(e.from);
+    const b = rect(e.to);
     if (!a || !b) continue;
     // generate edges run left to right; a clone edge from the source (right) to its copy.
     const x1 = (e.kind === 'clone' ? a.left : a.right) - base.left;
@@ -293,6 +301,7 @@ export function drawEdges(box) {
     p.setAttribute('d', `M${x1},${y1} C${mid},${y1} ${mid},${y2} ${x2},${y2}`);
     p.setAttribute('class', `edge ${e.kind}${e.lit ? ' lit' : ''}`);
     p.setAttribute('marker-end', 'url(#rel-arrow)');
-    svg.append(p);
+    paths.push(p);
   }
+  svg.append(...paths);
 }

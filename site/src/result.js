@@ -28,6 +28,19 @@ export function failureOf(s) {
 /** churnLine matches a diff line that only shows metadata churn. */
 export const churnLine = /^[-+ ]\s*(resourceVersion|generation|creationTimestamp|uid|lastTransitionTime|managedFields):/;
 
-/** churnOnly tells a change that is nothing but metadata churn. */
-export const churnOnly = (c) => !!c && c.change === 'updated' &&
-  !(c.diff || '').split('\n').some((l) => /^[-+](?![-+])/.test(l) && !churnLine.test(l));
+const churnKeys = new Set(['resourceVersion', 'generation', 'creationTimestamp', 'uid', 'lastTransitionTime', 'managedFields']);
+
+// churnPatch tells a merge patch that changes only churn fields.
+const churnPatch = (p) => Object.entries(p).every(([k, v]) =>
+  churnKeys.has(k) || (v !== null && typeof v === 'object' && !Array.isArray(v) && churnPatch(v)));
+
+/**
+ * churnOnly tells a change that is nothing but metadata churn: an update
+ * whose patch (timeline v2) touches only churn fields, or, for a write
+ * undone within the step, whose diff shows only churn lines.
+ */
+export const churnOnly = (c) => {
+  if (!c || c.change !== 'updated') return false;
+  if (typeof c.diff === 'string' && c.diff) return !c.diff.split('\n').some((l) => /^[-+](?![-+])/.test(l) && !churnLine.test(l));
+  return !!c.patch && churnPatch(c.patch);
+};

@@ -13,6 +13,30 @@ export function parse(text) {
   return doc;
 }
 
+// The last texts read: an action reads the new text once for the step it
+// adds, the timeline's step lines and the relations' marks.
+const readDocs = [];
+
+/**
+ * read is parse for readers that do not change the document: the same
+ * text gives the same document (the last few are kept), so do not change
+ * it; parse gives a document of one's own.
+ */
+export function read(text) {
+  const hit = readDocs.find((d) => d.text === text);
+  if (hit) {
+    if (hit.error) throw hit.error;
+    return hit.doc;
+  }
+  let doc = null;
+  let error = null;
+  try { doc = parse(text); } catch (e) { error = e; }
+  readDocs.unshift({ text, doc, error });
+  readDocs.length = Math.min(readDocs.length, 3);
+  if (error) throw error;
+  return doc;
+}
+
 const lineStart = (text, pos) => text.lastIndexOf('\n', pos - 1) + 1;
 const column = (text, pos) => pos - lineStart(text, pos);
 // lineEnd is the position after the newline that ends pos's line.
@@ -45,7 +69,7 @@ export const itemEnd = (text, item) => {
  * text had, then the new one, and the rest of the document unchanged.
  */
 export function appendStep(text, name, operation) {
-  const doc = parse(text);
+  const doc = read(text);
   const step = { name, try: [operation] };
   const want = plain(doc);
   const seq = doc.getIn(['spec', 'steps'], true);
@@ -55,14 +79,15 @@ export function appendStep(text, name, operation) {
   } else if (YAML.isSeq(seq) && seq.items.length && seq.range) {
     out = appendBlock(text, doc, seq, step);
   } else if (seq === undefined || seq === null || (YAML.isScalar(seq) && seq.value === null) || (YAML.isSeq(seq) && !seq.items.length)) {
-    doc.setIn(['spec', 'steps'], doc.createNode([step]));
-    out = doc.toString({ lineWidth: 0 });
+    const own = parse(text); // changed: not the shared document
+    own.setIn(['spec', 'steps'], own.createNode([step]));
+    out = own.toString({ lineWidth: 0 });
   } else {
     throw new Error('spec.steps is not a list of steps');
   }
   const steps = want.spec?.steps;
   want.spec = { ...(want.spec || {}), steps: [...(Array.isArray(steps) ? steps : []), plain(new YAML.Document(step))] };
-  if (!sameData(parse(out).toJS(), want)) throw new Error('the step cannot be added without changing the rest of the scenario; add it in the text');
+  if (!sameData(read(out).toJS(), want)) throw new Error('the step cannot be added without changing the rest of the scenario; add it in the text');
   return out;
 }
 
@@ -140,7 +165,7 @@ function stepList(doc) {
 /** stepNames lists the chainsaw steps' names as the engine reports them. */
 export function stepNames(text) {
   try {
-    const steps = stepList(parse(text));
+    const steps = stepList(read(text));
     return steps ? steps.items.map((s, i) => (YAML.isMap(s) && s.get('name')) || `step-${i + 1}`) : [];
   } catch {
     return [];
@@ -153,7 +178,7 @@ export function stepNames(text) {
  * the first).
  */
 export function removeStep(text, i) {
-  const steps = stepList(parse(text));
+  const steps = stepList(read(text));
   if (!steps || i < 0 || i >= steps.items.length) throw new Error('no such step');
   if (steps.items.length === 1) throw new Error('the scenario needs at least one step');
   const item = steps.items[i];
@@ -191,7 +216,7 @@ function* writes(doc) {
 export function sourceResource(text, ref) {
   let found = null;
   try {
-    for (const res of writes(parse(text))) {
+    for (const res of writes(read(text))) {
       if (res.get('kind') !== ref.kind || res.getIn(['metadata', 'name']) !== ref.name) continue;
       const ns = res.getIn(['metadata', 'namespace']);
       if (ns && ns !== (ref.namespace || '')) continue;
@@ -285,7 +310,7 @@ function insertKey(text, map, path, value) {
 /** testName reads metadata.name, for file names. */
 export function testName(text) {
   try {
-    const name = parse(text).getIn(['metadata', 'name']);
+    const name = read(text).getIn(['metadata', 'name']);
     return typeof name === 'string' && /^[a-z0-9.-]+$/i.test(name) ? name : 'scenario';
   } catch {
     return 'scenario';

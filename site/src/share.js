@@ -1,7 +1,8 @@
 // Share links: the scenario, deflate-raw compressed and base64url encoded, in
 // the URL fragment (#s=...), so no server ever sees it; the view travels
-// after it (&step=N: the selected step, &matrix=1: the matrix is open), and
-// an embedded player's switch (&synchronize=false) that the playground
+// after it (&step=N: the selected step, &matrix=1: the matrix is open,
+// &kyverno=v1.19.0: the Kyverno release simulated, when not the default),
+// and an embedded player's switch (&synchronize=false) that the playground
 // writes into the scenario's policies.
 
 export const MAX_FRAGMENT = 64 * 1024; // characters of encoded data we accept
@@ -47,7 +48,7 @@ export async function encode(text) {
 
 /** decode returns the scenario in a fragment, null when there is none, or throws. */
 export async function decode(fragment) {
-  const m = /^#?s=([A-Za-z0-9_-]*)(?:&[A-Za-z]+=[0-9a-z]*)*$/.exec(fragment || '');
+  const m = /^#?s=([A-Za-z0-9_-]*)(?:&[A-Za-z]+=[0-9a-z.]*)*$/.exec(fragment || '');
   if (!m) return null;
   if (m[1].length > MAX_FRAGMENT) throw new Error('the share link is too long');
   let bytes;
@@ -60,12 +61,12 @@ export async function decode(fragment) {
   }
 }
 
-/** encodeView returns the fragment's view part ("&step=3&matrix=1"). */
-export function encodeView({ step, matrix }) {
-  return `${Number.isInteger(step) ? `&step=${step}` : ''}${matrix ? '&matrix=1' : ''}`;
+/** encodeView returns the fragment's view part ("&step=3&matrix=1&kyverno=v1.19.0"). */
+export function encodeView({ step, matrix, kyverno }) {
+  return `${Number.isInteger(step) ? `&step=${step}` : ''}${matrix ? '&matrix=1' : ''}${kyverno ? `&kyverno=${kyverno}` : ''}`;
 }
 
-/** decodeView reads the view part of a fragment: {step, matrix, fields}. */
+/** decodeView reads the view part of a fragment: {step, matrix, fields, kyverno}. */
 export function decodeView(fragment) {
   const params = new URLSearchParams((fragment || '').replace(/^#/, ''));
   const step = /^[0-9]{1,6}$/.test(params.get('step') || '') ? Number(params.get('step')) : null;
@@ -73,5 +74,6 @@ export function decodeView(fragment) {
   for (const f of ['synchronize', 'orphanDownstreamOnPolicyDelete']) {
     if (params.get(f) === 'true' || params.get(f) === 'false') fields[f] = params.get(f) === 'true';
   }
-  return { step, matrix: params.get('matrix') === '1', fields };
+  const kyverno = /^v?[0-9]{1,3}\.[0-9]{1,3}\.[0-9]{1,3}$/.test(params.get('kyverno') || '') ? params.get('kyverno') : null;
+  return { step, matrix: params.get('matrix') === '1', fields, kyverno };
 }

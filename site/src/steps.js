@@ -6,7 +6,7 @@
 // operation type, so nothing needs to come from the engine. Edits work on
 // the text as scenario.js does: only the moved or removed lines change.
 import YAML from 'yaml';
-import { parse, stepsOf, itemStart, itemEnd, removeStep } from './scenario.js';
+import { read, stepsOf, itemStart, itemEnd, removeStep } from './scenario.js';
 
 // Operations that never make a timeline step (the simulation has converged
 // after every step; the rest are diagnostics for a real cluster).
@@ -22,7 +22,7 @@ const opTypes = ['apply', 'create', 'update', 'patch', 'delete', 'assert', 'erro
  */
 export function operations(text) {
   let steps;
-  try { steps = stepsOf(parse(text)); } catch { return []; }
+  try { steps = stepsOf(read(text)); } catch { return []; }
   if (!steps) return [];
   return steps.items.map((item, i) => {
     const name = (YAML.isMap(item) && item.get('name')) || `step-${i + 1}`;
@@ -72,8 +72,7 @@ function summaryOf(op, type) {
  * null for a step the scenario did not write (chainsaw's namespace) or that
  * no longer matches the text.
  */
-export function locate(text, timeline) {
-  const chainsaw = operations(text);
+export function locate(text, timeline, chainsaw = operations(text)) {
   let at = -1; // the chainsaw step the timeline is in
   let op = -1; // the index in its ops of the last matched operation
   let used = 0; // timeline steps matched to that operation

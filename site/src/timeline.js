@@ -6,11 +6,14 @@ import { h, replace, $ } from './dom.js';
 import { refString } from './objects.js';
 import { isCheck, stepFailed, failureOf, churnLine, churnOnly } from './result.js';
 import { docLink } from './reasondocs.js';
+import { changeDiff } from './diff.js';
+import { changeLink } from './versions.js';
 
 /**
  * createTimeline renders the timeline, the stepper and the changes.
- * page: {state, steps(), currentStep(), render(), saveView(), hideShare(),
- * links}: state.step is the selected step, state.hideChurn the churn switch.
+ * page: {state, steps(), currentStep(), reader(), render(), saveView(),
+ * hideShare(), links}: state.step is the selected step, state.hideChurn the
+ * churn switch.
  */
 export function createTimeline(page) {
   const { state } = page;
@@ -65,28 +68,49 @@ export function createTimeline(page) {
       h('span', { class: `badge action ${e.action}` }, e.action), ' ',
       e.object ? h('span', { class: 'ref' }, refString(e.object)) : '',
       e.policy ? h('span', { class: 'sub' }, ` (${e.policy}${e.rule ? ` / ${e.rule}` : ''})`) : '',
+      (e.versionChanges || []).length ? [' ', ...e.versionChanges.map(changeLink)] : '',
       e.reason ? h('div', { class: 'reason' }, e.reason, ' ', docLink(e)) : '');
+  }
+
+  // The parts of a step's item that depend only on the step and its place,
+  // kept per step object: a run after an action shares its steps with the
+  // run before (genplay.js), so only the steps it added are built again.
+  const built = new WeakMap(); // step -> {i, first, button, detail}
+  function parts(s, i, first) {
+    let p = built.get(s);
+    if (!p || p.i !== i || p.first !== first) {
+      const failed = stepFailed(s);
+      const opClass = isCheck(s) ? (s.check?.passed ? 'check-passed' : 'check-failed') : (s.error ? 'op-failed' : '');
+      p = {
+        i, first, failed,
+        button: h('button', { type: 'button', class: 'step-button', onclick: () => { select(i); page.links.revealStep(i); } },
+          h('span', { class: 'step-no' }, `${i + 1}`), ' ',
+          h('span', { class: `badge op op-${s.operation} ${opClass}` }, s.operation), ' ', s.summary,
+          s.stepName && s.stepName !== s.summary && first ? h('div', { class: 'step-name' }, `step: ${s.stepName}`) : ''),
+        detail: [
+          failed ? failedStepDetail(s) : '',
+          s.check && !failed ? h('p', { class: 'ok' }, 'check passed') : '',
+          h('ol', { class: 'events' }, (s.events || []).map(eventLine))],
+      };
+      built.set(s, p);
+    }
+    return p;
   }
 
   function renderTimeline() {
     const steps = page.steps();
+    const kyverno = state.result?.kyverno;
+    $('#timeline-version').textContent = kyverno ? `simulating Kyverno ${kyverno}` : '';
     const list = steps.map((s, i) => {
-      const failed = stepFailed(s);
-      const first = i === 0 || steps[i - 1].stepName !== s.stepName;
+      const p = parts(s, i, i === 0 || steps[i - 1].stepName !== s.stepName);
       const tools = page.links.stepTools(i);
-      const opClass = isCheck(s) ? (s.check?.passed ? 'check-passed' : 'check-failed') : (s.error ? 'op-failed' : '');
+      const selected = i === state.step;
+      if (selected) p.button.setAttribute('aria-current', 'step');
+      else p.button.removeAttribute('aria-current');
       return h('li', {
-        class: `step${i === state.step ? ' selected' : ''}${failed ? ' failed' : ''}${tools ? ' has-tools' : ''}`,
+        class: `step${selected ? ' selected' : ''}${p.failed ? ' failed' : ''}${tools ? ' has-tools' : ''}`,
         dataset: { index: String(i), operation: s.operation },
-      },
-      h('button', { type: 'button', class: 'step-button', 'aria-current': i === state.step ? 'step' : false, onclick: () => { select(i); page.links.revealStep(i); } },
-        h('span', { class: 'step-no' }, `${i + 1}`), ' ',
-        h('span', { class: `badge op op-${s.operation} ${opClass}` }, s.operation), ' ', s.summary,
-        s.stepName && s.stepName !== s.summary && first ? h('div', { class: 'step-name' }, `step: ${s.stepName}`) : ''),
-      tools,
-      failed ? failedStepDetail(s) : '',
-      s.check && !failed ? h('p', { class: 'ok' }, 'check passed') : '',
-      h('ol', { class: 'events' }, (s.events || []).map(eventLine)));
+      }, p.button, tools, p.detail);
     });
     replace($('#timeline'), list.length ? list : h('li', { class: 'empty' }, 'Run a scenario to see what Kyverno does.'));
   }
@@ -111,8 +135,9 @@ export function createTimeline(page) {
 
   function renderChanges() {
     const changes = page.currentStep()?.changes || [];
-    replace($('#changes'), changes.length ? changes.map((c) => {
-      const lines = visibleDiff(c.diff);
+    const reader = page.reader();
+    replace($('#changes'), changes.length ? changes.map((c, j) => {
+      const lines = state.hideChurn && churnOnly(c) ? [] : visibleDiff(changeDiff(reader, state.step, j));
       return h('section', { class: 'change', dataset: { ref: refString(c.object) } },
         h('h4', {}, h('span', { class: `badge change ${c.change}` }, c.change), ' ', refString(c.object)),
         state.hideChurn && churnOnly(c) ? h('p', { class: 'sub' }, 'only metadata changed (resourceVersion, generation…)') : h('pre', { class: 'diff', tabindex: '0', 'aria-label': `Diff of ${refString(c.object)}` },

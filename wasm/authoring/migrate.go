@@ -19,6 +19,9 @@ type MigrateOptions struct {
 	// Converted, when set, is the converted scenario as the user edited
 	// it: the comparison runs it instead of the converter's.
 	Converted string `json:"converted,omitempty"`
+	// KyvernoVersion is the Kyverno release both sides simulate ("" the
+	// latest).
+	KyvernoVersion string `json:"kyvernoVersion,omitempty"`
 }
 
 // Migrate is the "migrate" tool: the scenario text converted and compared
@@ -39,8 +42,12 @@ func Migrate(text string, options []byte) (any, error) {
 	if len(o.Converted) > bridge.MaxInput {
 		return nil, fmt.Errorf("the converted scenario is %d bytes; the limit is %d", len(o.Converted), bridge.MaxInput)
 	}
+	kyverno, err := engine.ParseKyvernoVersion(o.KyvernoVersion)
+	if err != nil {
+		return nil, fmt.Errorf("options: kyvernoVersion: %w", err)
+	}
 	if len(bridge.Families) == 0 {
 		return nil, errors.New("this build of genplay has no CEL engine: the converted scenario cannot run")
 	}
-	return migrate.ConvertScenario(o.File, []byte(text), []byte(o.Converted), engine.Options{Families: bridge.Families})
+	return migrate.ConvertScenario(o.File, []byte(text), []byte(o.Converted), engine.Options{Families: bridge.Families, KyvernoVersion: kyverno})
 }

@@ -37,6 +37,13 @@ var runEngine = engine.Run
 type Options struct {
 	File     string    `json:"file,omitempty"`
 	Override *Override `json:"override,omitempty"`
+	// KyvernoVersion is the Kyverno release to simulate ("" the latest);
+	// the timeline's "kyverno" names it.
+	KyvernoVersion string `json:"kyvernoVersion,omitempty"`
+	// CompareVersions runs the scenario under every simulated release and
+	// answers their comparison (timeline.VersionComparison, format
+	// genplay.versions/v1) instead of one timeline.
+	CompareVersions bool `json:"compareVersions,omitempty"`
 }
 
 // Override mirrors engine.Override; null leaves the policy's value.
@@ -48,29 +55,46 @@ type Override struct {
 // ParseOptions decodes the options JSON; "" means no options. Unknown fields
 // are errors, so a misspelt option does not pass silently.
 func ParseOptions(data string) (file string, opts engine.Options, err error) {
-	file = DefaultFile
-	if data == "" {
-		return file, opts, nil
+	o, err := decodeOptions(data)
+	if err != nil {
+		return "", opts, err
 	}
+	file, opts = o.engine()
+	return file, opts, nil
+}
+
+// decodeOptions decodes the options JSON ("" is none), refusing unknown
+// fields.
+func decodeOptions(data string) (Options, error) {
 	var o Options
+	if data == "" {
+		return o, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader([]byte(data)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&o); err != nil {
-		return "", opts, fmt.Errorf("options: %w", err)
+		return o, fmt.Errorf("options: %w", err)
 	}
 	if dec.More() {
-		return "", opts, errors.New("options: trailing data after the JSON object")
+		return o, errors.New("options: trailing data after the JSON object")
 	}
+	return o, nil
+}
+
+// engine is the run's file name and engine options.
+func (o Options) engine() (file string, opts engine.Options) {
+	file = DefaultFile
 	if o.File != "" {
 		file = o.File
 	}
+	opts.KyvernoVersion = o.KyvernoVersion
 	if o.Override != nil {
 		opts.Override = &engine.Override{
 			Synchronize:                    o.Override.Synchronize,
 			OrphanDownstreamOnPolicyDelete: o.Override.OrphanDownstreamOnPolicyDelete,
 		}
 	}
-	return file, opts, nil
+	return file, opts
 }
 
 // Run runs the scenario text with the options JSON and returns the result as
@@ -102,10 +126,11 @@ func RunYielding(ctx context.Context, text, options, token, base string, yield f
 	if f := takeFault(); f != "" {
 		crash(f)
 	}
-	file, opts, err := ParseOptions(options)
+	o, err := decodeOptions(options)
 	if err != nil {
 		return Failure(err)
 	}
+	file, opts := o.engine()
 	if len(text) > MaxInput {
 		return Failure(fmt.Errorf("the scenario is %d bytes; the limit is %d", len(text), MaxInput))
 	}
@@ -114,7 +139,22 @@ func RunYielding(ctx context.Context, text, options, token, base string, yield f
 		opts.Context = ctx
 	}
 	opts.Yield = yield
+	if o.CompareVersions {
+		return encodeComparison(compareVersions(file, []byte(text), opts))
+	}
 	return encodeSince(runEngine(file, []byte(text), opts), token, base)
+}
+
+// compareVersions is engine.CompareVersions; tests replace it.
+var compareVersions = engine.CompareVersions
+
+// encodeComparison is a comparison's JSON.
+func encodeComparison(c *timeline.VersionComparison) []byte {
+	out, err := json.Marshal(c)
+	if err != nil {
+		return Failure(fmt.Errorf("internal error: encode the comparison: %w", err))
+	}
+	return out
 }
 
 // Failure is the JSON of a Result that reports err as its one diagnostic.

@@ -29,6 +29,7 @@ func TestParseOptions(t *testing.T) {
 			file: DefaultFile, opts: engine.Options{Override: &engine.Override{}}},
 		{name: "both overrides are passed on", json: `{"override":{"synchronize":true,"orphanDownstreamOnPolicyDelete":false}}`,
 			file: DefaultFile, opts: engine.Options{Override: &engine.Override{Synchronize: ptr(true), OrphanDownstreamOnPolicyDelete: ptr(false)}}},
+		{name: "the Kyverno release is passed on", json: `{"kyvernoVersion":"v1.19.0"}`, file: DefaultFile, opts: engine.Options{KyvernoVersion: "v1.19.0"}},
 		{name: "an unknown option is an error", json: `{"overide":{}}`, wantErr: `unknown field "overide"`},
 		{name: "a wrong type is an error", json: `{"override":{"synchronize":"yes"}}`, wantErr: "options:"},
 		{name: "trailing data is an error", json: `{} {}`, wantErr: "trailing data"},

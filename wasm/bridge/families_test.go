@@ -32,3 +32,35 @@ func TestFamilies(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, string(native), string(Run(string(text), "")))
 }
+
+// TestKyvernoVersions: the options pick the release a run simulates, and
+// compareVersions answers the comparison of every release, the bytes
+// `genplay run --compare-versions -o json` prints.
+func TestKyvernoVersions(t *testing.T) {
+	text, err := os.ReadFile("../../site/examples/default-deny-netpol-cel.yaml")
+	require.NoError(t, err)
+	t.Cleanup(func() { Families = nil })
+	Families = []engine.Family{controller.New}
+
+	for _, v := range engine.KyvernoVersions() {
+		var res timeline.Result
+		require.NoError(t, json.Unmarshal(Run(string(text), `{"kyvernoVersion":"`+v+`"}`), &res))
+		assert.Equal(t, v, res.Kyverno)
+		native, err := json.Marshal(engine.Run(DefaultFile, text, engine.Options{Families: Families, KyvernoVersion: v}))
+		require.NoError(t, err)
+		assert.JSONEq(t, string(native), string(Run(string(text), `{"kyvernoVersion":"`+v+`"}`)))
+	}
+	var bad timeline.Result
+	require.NoError(t, json.Unmarshal(Run(string(text), `{"kyvernoVersion":"v9"}`), &bad))
+	require.NotEmpty(t, bad.Diagnostics)
+	assert.Contains(t, bad.Diagnostics[0].Message, "Kyverno v9 is not simulated")
+
+	out := Run(string(text), `{"compareVersions":true}`)
+	var c timeline.VersionComparison
+	require.NoError(t, json.Unmarshal(out, &c))
+	assert.Equal(t, timeline.VersionsFormat, c.Format)
+	assert.Equal(t, engine.KyvernoVersions(), c.Versions)
+	native, err := json.Marshal(engine.CompareVersions(DefaultFile, text, engine.Options{Families: Families}))
+	require.NoError(t, err)
+	assert.JSONEq(t, string(native), string(out))
+}

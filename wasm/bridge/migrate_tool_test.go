@@ -60,14 +60,22 @@ func withMigrate(t *testing.T, families []engine.Family) {
 
 // TestMigrateTool: the full build's migrate tool answers what the engine
 // gives natively (migrate.ConvertScenario), whose steps are what `genplay
-// migrate --compare -o json` prints (Comparison.Report).
+// migrate --compare -o json` prints (Comparison.Report), both families
+// under the release the options name (v1.19.0 here, whose GeneratingPolicy
+// recreates a downstream once, kyverno#17265).
 func TestMigrateTool(t *testing.T) {
 	families := []engine.Family{controller.New}
 	withMigrate(t, families)
 	text := deletedTwice(t)
-	opts := engine.Options{Families: families}
+	opts := engine.Options{Families: families, KyvernoVersion: "v1.19.0"}
 
-	a := callMigrate(t, text, "")
+	latest := callMigrate(t, text, "")
+	require.Empty(t, latest.Error)
+	var l migrate.ScenarioReport
+	require.NoError(t, json.Unmarshal(latest.Result, &l))
+	assert.False(t, l.Differs, "under v1.19.1 both families recreate the downstream after each deletion (kyverno#17453)")
+
+	a := callMigrate(t, text, `{"kyvernoVersion":"v1.19.0"}`)
 	require.Empty(t, a.Error)
 	native, err := migrate.ConvertScenario(bridge.DefaultFile, []byte(text), nil, opts)
 	require.NoError(t, err)
@@ -116,7 +124,7 @@ func TestMigrateTool(t *testing.T) {
 	t.Run("an edited converted scenario is the one compared", func(t *testing.T) {
 		require.Contains(t, r.Scenario, "enabled: true")
 		edited := strings.Replace(r.Scenario, "enabled: true", "enabled: false", 1)
-		options, err := json.Marshal(authoring.MigrateOptions{Converted: edited})
+		options, err := json.Marshal(authoring.MigrateOptions{Converted: edited, KyvernoVersion: "v1.19.0"})
 		require.NoError(t, err)
 		a := callMigrate(t, text, string(options))
 		require.Empty(t, a.Error)
@@ -145,6 +153,7 @@ func TestMigrateToolErrors(t *testing.T) {
 		{"no Test", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n", "", "chainsaw-test.yaml:1:1: no chainsaw Test"},
 		{"no ClusterPolicy", string(cel), "", "writes no kyverno.io ClusterPolicy or Policy inline: there is nothing to convert"},
 		{"a misspelt option", text, `{"convertd": "x"}`, `options: json: unknown field "convertd"`},
+		{"a release genplay does not simulate", text, `{"kyvernoVersion": "v1.17.0"}`, `options: kyvernoVersion: Kyverno v1.17.0 is not simulated`},
 		{"a broken converted scenario", text, `{"file": "s.yaml", "converted": "apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nmetadata:\n  name: t\nspec:\n  steps: 3\n"}`,
 			"the converted scenario: converted-test.yaml:6:3: steps must be a list"},
 	} {

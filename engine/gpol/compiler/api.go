@@ -18,6 +18,10 @@ type Options struct {
 	// AllowHTTPInNamespacedPolicies is Kyverno's
 	// --allowHTTPInNamespacedPolicies flag.
 	AllowHTTPInNamespacedPolicies bool
+	// DenyGlobalContextInNamespaced refuses globalContext.* in a
+	// NamespacedGeneratingPolicy, at compilation and when called, as
+	// Kyverno v1.19.1 does (kyverno#17455).
+	DenyGlobalContextInNamespaced bool
 	// CostLimit is the CEL cost budget of one evaluation (Match, Generate,
 	// AuditAnnotations or an exception's Match); 0 means DefaultCostLimit.
 	CostLimit uint64

@@ -17,6 +17,10 @@ import (
 // policy (K:pkg/cel/compiler/http.go, K:pkg/cel/policies/gpol/validate.go).
 const httpForbidden = "spec: Forbidden: http.* is not allowed in namespaced policies; set --allowHTTPInNamespacedPolicies to enable"
 
+// GlobalContextForbidden is Kyverno v1.19.1's admission message for
+// globalContext.* in a namespaced policy (K:pkg/cel/policies/gpol/validate.go).
+const GlobalContextForbidden = "spec: Forbidden: globalContext.* is not allowed in namespaced policies"
+
 // program is one compiled expression.
 type program struct {
 	expr     gpol.Expression
@@ -63,6 +67,10 @@ type compiler struct {
 	diags     source.Diagnostics
 	usesHTTP  bool
 	firstHTTP source.Pos
+	// usesGlobalContext and firstGlobalContext are the same for the
+	// globalContext variable.
+	usesGlobalContext  bool
+	firstGlobalContext source.Pos
 }
 
 // The two environments (cluster and namespaced) are built once: building
@@ -180,8 +188,15 @@ func Compile(p *gpol.Policy, opts Options) (*Policy, source.Diagnostics) {
 		return nil, c.diags
 	}
 	out.usesHTTP = c.usesHTTP
+	var forbidden source.Diagnostics
+	if ns != "" && c.usesGlobalContext && opts.DenyGlobalContextInNamespaced {
+		forbidden = append(forbidden, source.Errorf(c.firstGlobalContext, "%s", GlobalContextForbidden))
+	}
 	if ns != "" && c.usesHTTP && !opts.AllowHTTPInNamespacedPolicies {
-		return nil, source.Diagnostics{source.Errorf(c.firstHTTP, "%s", httpForbidden)}
+		forbidden = append(forbidden, source.Errorf(c.firstHTTP, "%s", httpForbidden))
+	}
+	if len(forbidden) > 0 {
+		return nil, forbidden
 	}
 	return out, nil
 }
@@ -219,10 +234,14 @@ func (c *compiler) compileAt(e gpol.Expression, want *types.Type, posAt func(lin
 		c.errorAt(e, posAt, 1, 1, err.Error())
 		return compiled{}, false
 	}
-	usesHTTP := referencesHTTP(checked.NativeRep())
+	usesHTTP := references(checked.NativeRep(), "http")
 	if usesHTTP && !c.usesHTTP {
 		c.usesHTTP = true
 		c.firstHTTP = e.Pos
+	}
+	if references(checked.NativeRep(), "globalContext") && !c.usesGlobalContext {
+		c.usesGlobalContext = true
+		c.firstGlobalContext = e.Pos
 	}
 	return compiled{program: program{expr: e, prg: prg, usesHTTP: usesHTTP}, outputType: checked.OutputType()}, true
 }
@@ -242,11 +261,12 @@ func (c *compiler) invalid(e gpol.Expression, msg string) {
 	c.diags = append(c.diags, source.Errorf(e.PosAt(1, 1), "%s: Invalid value: %q: %s", e.Path, e.Text, msg))
 }
 
-// referencesHTTP reports whether a checked expression uses the http
-// variable (Kyverno's ExpressionsUseHTTP looks for the identifier).
-func referencesHTTP(a *ast.AST) bool {
+// references reports whether a checked expression uses a variable, such
+// as http or globalContext (Kyverno's ExpressionsUseHTTP and
+// ExpressionsUseGlobalContext look for the identifier).
+func references(a *ast.AST, variable string) bool {
 	for _, r := range a.ReferenceMap() {
-		if r.Name == "http" {
+		if r.Name == variable {
 			return true
 		}
 	}

@@ -267,6 +267,9 @@ func globalContextLib() []cel.EnvOption {
 	s := cel.StringType
 	return both("Get", func(n string) []cel.FunctionOpt {
 		call := func(e *evaluation, name, projection string) ref.Val {
+			if e.p.namespace != "" && e.p.opts.DenyGlobalContextInNamespaced {
+				return errorf("failed to get global reference: globalContext.* is not allowed in namespaced policies")
+			}
 			v, err := e.host.GlobalContext(name, projection)
 			if err != nil {
 				return errorf("failed to get global reference: %v", err)

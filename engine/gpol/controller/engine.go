@@ -85,7 +85,7 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 		// match constraints or match conditions did not match.
 		if rc.synchronize {
 			f.watch.deleteDownstreams(ur.policy, &rc.trigger, p,
-				"synchronize is on and the trigger no longer matches the policy ("+msg+"), so Kyverno deletes what it generated for it (kyverno#16838)")
+				"synchronize is on and the trigger no longer matches the policy ("+msg+"), so Kyverno deletes what it generated for it (kyverno#16838)", nil)
 			return
 		}
 		if ur.admission != nil && ur.admission.User.Username != admission.BackgroundUser && ur.cause == causeAdmission {

@@ -2,12 +2,14 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
 	"github.com/genplay/genplay/engine/gpol"
 	"github.com/genplay/genplay/engine/gpol/compiler"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
@@ -56,6 +58,9 @@ type compiledException struct {
 // New creates the CEL family over core. It registers the kinds Kyverno's
 // CRDs serve that the store does not know yet.
 func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
+	if cfg.Kyverno == "" {
+		cfg.Kyverno = upstream.Latest
+	}
 	f := &Family{
 		core: core, store: core.Store(), cfg: cfg,
 		exceptions: map[string]*exception{},
@@ -124,17 +129,55 @@ func (f *Family) RulePos(policyKey, rule string) (source.Pos, bool) { return sou
 // create are processed as ClusterPolicy/Policy requests (that family's).
 func (f *Family) ProcessUpdateRequest(ur resource.Object) bool { return false }
 
+// confineGlobalContext: Kyverno v1.19.1 refuses globalContext.* in a
+// NamespacedGeneratingPolicy, at admission and when called (GHSA-59v6-2x73-wfg4:
+// a namespace admin could read cluster-wide cached data through it).
+var confineGlobalContext = upstream.Register(upstream.Change{
+	ID: "kyverno#17455", Since: upstream.V1_19_1, Family: upstream.FamilyCEL,
+	Title:  "namespaced policies cannot read the global context",
+	Before: "let a NamespacedGeneratingPolicy call globalContext.get",
+	After:  "refuse it at admission (\"globalContext.* is not allowed in namespaced policies\") and when called",
+	Files:  []string{"pkg/cel/policies/gpol/validate.go", "pkg/cel/compiler/http.go", "pkg/cel/policies/gpol/compiler/compiler.go"},
+})
+
+// checkExceptionConditions: Kyverno v1.19.1 compiles a CEL PolicyException's
+// matchConditions when it is written and refuses one that does not compile;
+// v1.19.0 stored it, and the policies it refers to failed to use it.
+var checkExceptionConditions = upstream.Register(upstream.Change{
+	ID: "kyverno#17350", Since: upstream.V1_19_1, Family: upstream.FamilyCEL,
+	Title:  "a PolicyException's matchConditions are checked when it is written",
+	Before: "store a CEL PolicyException whose matchConditions do not compile (the policies it names then fail)",
+	After:  "refuse it at admission with the compile error, in an environment of object, oldObject, request and namespaceObject",
+	Files:  []string{"pkg/webhooks/celexception/validate.go", "pkg/cel/compiler/policy_exception.go"},
+})
+
 // compilerOptions are the compiler's options for this cluster.
-func (f *Family) compilerOptions() compiler.Options { return compiler.Options{} }
+func (f *Family) compilerOptions() compiler.Options {
+	return compiler.Options{DenyGlobalContextInNamespaced: confineGlobalContext.In(f.cfg.Kyverno)}
+}
 
 // AdmitPolicy implements generate.Family: the API server's schema check,
 // then Kyverno's policy validation webhook (§1.4).
 func (f *Family) AdmitPolicy(obj, old resource.Object, doc *source.Document) generate.PolicyAdmission {
 	f.admitted = nil
 	if gpol.IsException(obj) {
-		_, diags := gpol.ParseException(doc, obj)
+		e, diags := gpol.ParseException(doc, obj)
 		if diags.HasErrors() {
 			return generate.PolicyAdmission{Err: schemaError(obj, diags), Diagnostics: diags}
+		}
+		if checkExceptionConditions.In(f.cfg.Kyverno) {
+			if errs := compiler.CheckException(e).Errors(); len(errs) > 0 {
+				msgs := make([]string, len(errs))
+				for i, d := range errs {
+					msgs[i] = d.Message
+				}
+				msg := msgs[0]
+				if len(msgs) > 1 {
+					msg = "[" + strings.Join(msgs, ", ") + "]"
+				}
+				return generate.PolicyAdmission{Err: fmt.Errorf("admission webhook \"kyverno-svc.kyverno.svc\" denied the request: %s", msg),
+					Diagnostics: append(diags, errs...), Changes: []string{checkExceptionConditions.ID}}
+			}
 		}
 		return generate.PolicyAdmission{Diagnostics: diags}
 	}
@@ -170,10 +213,16 @@ func (f *Family) AdmitPolicy(obj, old resource.Object, doc *source.Document) gen
 			msgs[i] = d.Message
 		}
 		msg := strings.Join(msgs, "; ")
+		var changes []string
+		if slices.Contains(msgs, compiler.GlobalContextForbidden) {
+			changes = []string{confineGlobalContext.ID}
+		}
 		return generate.PolicyAdmission{
-			Err:         fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", msg),
-			Warnings:    []string{msg},
-			Diagnostics: append(diags, webhook...),
+			Err:            fmt.Errorf("admission webhook \"validate-policy.kyverno.svc\" denied the request: %s", msg),
+			Warnings:       []string{msg},
+			Diagnostics:    append(diags, webhook...),
+			Changes:        changes,
+			WarningChanges: changes,
 		}
 	}
 	f.admitted = &entry{p: p, compiled: compiled, exceptions: map[string]*compiledException{}}
@@ -340,9 +389,18 @@ func (f *Family) BackgroundScan() {
 
 // emit records one event of Kyverno's.
 func (f *Family) emit(action string, obj *resource.Ref, p *gpol.Policy, rule string, trig *resource.Ref, reason string) {
+	f.emitChange(nil, action, obj, p, rule, trig, reason)
+}
+
+// emitChange records one event of Kyverno's that a change between
+// releases decided (ch; nil when every release does the same).
+func (f *Family) emitChange(ch *upstream.Change, action string, obj *resource.Ref, p *gpol.Policy, rule string, trig *resource.Ref, reason string) {
 	e := timeline.Event{Actor: timeline.ActorKyverno, Action: action, Object: obj, Rule: rule, Trigger: trig, Reason: reason}
 	if p != nil {
 		e.Policy = p.Key()
+	}
+	if ch != nil {
+		e.VersionChanges = []string{ch.ID}
 	}
 	f.core.Emit(e)
 }

@@ -51,7 +51,7 @@ func (f *Family) policyUpdated(prev, e *entry) {
 	if prev.p.Spec.Evaluation.Synchronize && !e.p.Spec.Evaluation.Synchronize {
 		f.watch.removeWatchersForPolicy(urKey(e.p), false, e.p,
 			"synchronize was turned off: Kyverno stops watching the downstream and leaves it as it is; it is no longer reverted or recreated"+
-				upstream.RemoveWatchersForPolicy.Cite(), "")
+				upstream.RemoveWatchersForPolicy.Cite(f.cfg.Kyverno), "")
 	}
 	f.enqueueSync(e, syncUpdated)
 }
@@ -94,28 +94,39 @@ func (f *Family) enqueueSync(e *entry, r syncReason) {
 // generateBatchSize is how many rule contexts one UpdateRequest holds.
 const generateBatchSize = 100
 
+// invalidateOnPolicyUpdate is gpol.ResyncInPlace (kyverno#16920), which
+// this file and the watch manager switch on.
+var invalidateOnPolicyUpdate = gpol.ResyncInPlace
+
 // syncPolicy is syncPolicy for a gpol or ngpol (§3.7).
 func (f *Family) syncPolicy(e *entry, r syncReason) {
 	p := e.p
 	key := urKey(p)
 	ev := p.Spec.Evaluation
+	// v1.19.1 passes the policy's synchronize into every rule context the
+	// policy controller makes; v1.19.0 only the webhook's UPDATE contexts.
+	synchronize := ev.Synchronize && invalidateOnPolicyUpdate.In(f.cfg.Kyverno)
 	if ev.Synchronize {
 		if cached := f.watch.getDownstreams(key); len(cached) > 0 {
 			var contexts []ruleContext
 			for _, c := range cached {
-				contexts = append(contexts, ruleContext{trigger: triggerFromLabels(c.labels)})
+				contexts = append(contexts, ruleContext{trigger: triggerFromLabels(c.labels), synchronize: synchronize})
 			}
 			why := "the policy was updated"
 			if r == syncScan {
 				why = "the periodic background scan requeued the policy"
 			}
-			f.watch.deleteDownstreams(key, nil, p, "re-sync: "+why+" and Kyverno 1.19.0 deletes every tracked downstream of a synchronize policy before regenerating it "+
-				"(kyverno#17594, fixed in 1.19.1)")
+			if invalidateOnPolicyUpdate.In(f.cfg.Kyverno) {
+				f.watch.invalidateDownstreams(key)
+			} else {
+				f.watch.deleteDownstreams(key, nil, p, "re-sync: "+why+", so Kyverno deletes the downstream before regenerating it: "+
+					invalidateOnPolicyUpdate.Says(), invalidateOnPolicyUpdate)
+			}
 			f.enqueueBatches(key, contexts, r)
 		} else {
 			var contexts []ruleContext
 			for _, t := range f.triggers(p) {
-				contexts = append(contexts, ruleContext{trigger: specOf(t), cacheRestore: true})
+				contexts = append(contexts, ruleContext{trigger: specOf(t), cacheRestore: true, synchronize: synchronize})
 			}
 			f.enqueueBatches(key, contexts, r)
 		}
@@ -123,7 +134,7 @@ func (f *Family) syncPolicy(e *entry, r syncReason) {
 	if ev.GenerateExisting {
 		var contexts []ruleContext
 		for _, t := range f.triggers(p) {
-			contexts = append(contexts, ruleContext{trigger: specOf(t), generateExisting: true})
+			contexts = append(contexts, ruleContext{trigger: specOf(t), generateExisting: true, synchronize: synchronize})
 		}
 		f.enqueueBatches(key, contexts, r)
 	}

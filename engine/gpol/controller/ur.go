@@ -90,7 +90,7 @@ func (f *Family) process(ur *updateRequest) {
 			if e != nil {
 				p = e.p
 			}
-			f.watch.deleteDownstreams(ur.policy, &rc.trigger, p, "synchronize is on and the trigger "+rc.trigger.ref().String()+" was deleted")
+			f.watch.deleteDownstreams(ur.policy, &rc.trigger, p, "synchronize is on and the trigger "+rc.trigger.ref().String()+" was deleted", nil)
 			continue
 		}
 		if e == nil {

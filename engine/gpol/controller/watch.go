@@ -76,6 +76,9 @@ type cached struct {
 	labels  map[string]string
 	content any // what the hash covers: labels, annotations and the object without metadata and status
 	data    resource.Object
+	// invalid is an entry InvalidateDownstreams emptied the hash of: it is
+	// neither reverted nor recreated, only deleted when stale (v1.19.1).
+	invalid bool
 }
 
 func newWatchManager(f *Family) *watchManager {
@@ -165,7 +168,7 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 			if c.data.GVK() != g {
 				continue
 			}
-			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked"+upstream.SyncWatchers.Cite())
+			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked"+upstream.SyncWatchers.Cite(w.f.cfg.Kyverno), nil)
 		}
 	}
 }
@@ -183,7 +186,7 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 		if want[c.ref] {
 			continue
 		}
-		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it"+upstream.CleanupStaleDownstreams.Cite())
+		w.deleteCached(c, p, "synchronize is on and the trigger's update no longer renders this downstream, so Kyverno deletes it"+upstream.CleanupStaleDownstreams.Cite(w.f.cfg.Kyverno), nil)
 	}
 }
 
@@ -191,7 +194,7 @@ func (w *watchManager) cleanupStale(policyKey string, t triggerSpec, desired []r
 // policy (and trigger), by cached name. The cache filter compares the
 // policy-name label with the policy key, which for a
 // NamespacedGeneratingPolicy (key namespace/name, label name) never matches.
-func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gpol.Policy, reason string) int {
+func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gpol.Policy, reason string, ch *upstream.Change) int {
 	n := 0
 	uids := w.sortedUIDs
 	if t != nil {
@@ -202,7 +205,7 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 		if c.labels[generate.LabelPolicyName] != policyKey {
 			continue
 		}
-		w.deleteCached(c, p, reason)
+		w.deleteCached(c, p, reason, ch)
 		n++
 	}
 	if n == 0 && p != nil && p.Namespaced() {
@@ -214,10 +217,23 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 		for _, c := range w.ngpolTracked(p, t) {
 			r := c.ref
 			w.f.emit(timeline.ActionKept, &r, p, singleRule(p), tref,
-				"not deleted: "+reason+", but "+ngpolMisses(p)+upstream.DeleteDownstreamsFilter.Cite())
+				"not deleted: "+reason+", but "+w.ngpolMisses(p)+upstream.DeleteDownstreamsFilter.Cite(w.f.cfg.Kyverno))
 		}
 	}
 	return n
+}
+
+// invalidateDownstreams is InvalidateDownstreams (v1.19.1, kyverno#16920):
+// the policy's cached objects keep their place in the cache, to be deleted
+// if they turn out stale, but are no longer reverted or recreated until the
+// regeneration caches them again. The cache filter is DeleteDownstreams':
+// the policy-name label against the policy key.
+func (w *watchManager) invalidateDownstreams(policyKey string) {
+	for _, uid := range w.sortedUIDs() {
+		if c := w.cache[uid]; c.labels[generate.LabelPolicyName] == policyKey {
+			c.invalid = true
+		}
+	}
 }
 
 // ngpolTracked lists the tracked downstreams of a NamespacedGeneratingPolicy
@@ -240,10 +256,10 @@ func (w *watchManager) ngpolTracked(p *gpol.Policy, t *triggerSpec) []*cached {
 // ngpolMisses says why Kyverno deletes nothing a NamespacedGeneratingPolicy
 // generated when it should (engine/doc.go; GENERATING-POLICY.md §3.6 in the
 // project's notes).
-func ngpolMisses(p *gpol.Policy) string {
+func (w *watchManager) ngpolMisses(p *gpol.Policy) string {
 	return fmt.Sprintf("Kyverno %s deletes nothing for a NamespacedGeneratingPolicy: it looks its downstreams up by their label "+
 		"generate.kyverno.io/policy-name (%q) against the policy's key %q, which never matches (a bug of this release)",
-		upstream.Version, p.Name, p.Namespace+"/"+p.Name)
+		w.f.cfg.Kyverno, p.Name, p.Namespace+"/"+p.Name)
 }
 
 // getDownstreams is GetDownstreams: copies of the policy's cached objects.
@@ -267,7 +283,7 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 		_, clone := c.labels[generate.LabelSourceUID]
 		switch {
 		case deleteDownstream && !clone:
-			w.deleteCached(c, p, del)
+			w.deleteCached(c, p, del, nil)
 		default:
 			w.drop(uid)
 			if keep != "" {
@@ -287,8 +303,8 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 			}
 			r := c.ref
 			w.f.emit(timeline.ActionKept, &r, p, singleRule(p), nil,
-				"not deleted: the policy was deleted with synchronize on and orphanDownstreamOnPolicyDelete false, but "+ngpolMisses(p)+
-					upstream.RemoveWatchersFilter.Cite())
+				"not deleted: the policy was deleted with synchronize on and orphanDownstreamOnPolicyDelete false, but "+w.ngpolMisses(p)+
+					upstream.RemoveWatchersFilter.Cite(w.f.cfg.Kyverno))
 		}
 	}
 	for g := range w.policyRefs[policyKey] {
@@ -301,7 +317,7 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 }
 
 // deleteCached deletes a tracked object through the API and forgets it.
-func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
+func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string, ch *upstream.Change) {
 	w.drop(c.uid)
 	r := c.ref
 	live, err := w.f.store.View(r)
@@ -311,7 +327,7 @@ func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string) {
 	if err := w.f.core.Delete(admission.UserInfo{Username: admission.BackgroundUser}, r); err != nil {
 		return
 	}
-	w.f.emit(timeline.ActionDeleted, &r, p, singleRule(p), nil, reason)
+	w.f.emitChange(ch, timeline.ActionDeleted, &r, p, singleRule(p), nil, reason)
 }
 
 // watched reports whether some policy watches the kind.
@@ -382,12 +398,22 @@ func (e *watchEvent) Run() {
 		e.w.handleDelete(e.ev.Object, e.ev.User)
 		return
 	}
-	e.w.handleUpdate(e.ev.Object)
+	e.w.handleUpdate(e.ev.Object, e.ev.User)
 }
 
 // handleUpdate reverts a tracked object, or propagates a clone source.
-func (w *watchManager) handleUpdate(obj resource.Object) {
+func (w *watchManager) handleUpdate(obj resource.Object, user admission.UserInfo) {
 	if c := w.cache[obj.UID()]; c != nil {
+		if c.invalid {
+			if user.Username != admission.BackgroundUser {
+				r := c.ref
+				p := w.policyOf(c)
+				w.f.emitChange(invalidateOnPolicyUpdate, timeline.ActionKept, &r, p, singleRule(p), nil,
+					"not reverted: Kyverno "+string(w.f.cfg.Kyverno)+" invalidated its cached copy when the policy changed, and the policy has not generated this object again"+
+						upstream.InvalidateDownstreams.Cite(w.f.cfg.Kyverno))
+			}
+			return
+		}
 		if resource.Equal(hashContent(obj), c.content) {
 			return
 		}
@@ -399,7 +425,7 @@ func (w *watchManager) handleUpdate(obj resource.Object) {
 		if _, err := w.f.core.Update(admission.UserInfo{Username: admission.BackgroundUser}, next); err == nil {
 			r := c.ref
 			w.f.emit(timeline.ActionReverted, &r, p, singleRule(p), nil,
-				"synchronize is on: Kyverno watches what it generated, saw the change and put back the copy it saved when it generated the downstream"+upstream.WatchUpdate.Cite())
+				"synchronize is on: Kyverno watches what it generated, saw the change and put back the copy it saved when it generated the downstream"+upstream.WatchUpdate.Cite(w.f.cfg.Kyverno))
 		}
 		return
 	}
@@ -441,7 +467,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo
 	if by, _ := obj.Label(generate.LabelManagedBy); by != generate.ValueKyverno {
 		for _, d := range w.bySource(obj) {
 			if c := w.cache[d.UID()]; c != nil {
-				w.deleteCached(c, w.policyOf(c), "synchronize is on and its clone source "+obj.Ref().String()+" was deleted, so Kyverno deletes the clone")
+				w.deleteCached(c, w.policyOf(c), "synchronize is on and its clone source "+obj.Ref().String()+" was deleted, so Kyverno deletes the clone", nil)
 			}
 		}
 		return
@@ -450,9 +476,27 @@ func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo
 	r := obj.Ref()
 	if c == nil {
 		if name, ok := obj.Label(generate.LabelPolicyName); ok && user.Username != admission.BackgroundUser && w.knownPolicyName(name) {
-			w.f.emit(timeline.ActionIgnored, &r, w.policyNamed(name), singleRule(w.policyNamed(name)), nil,
-				"not recreated: Kyverno "+upstream.Version+" recreates a deleted downstream once; its cache still holds the old UID, so this copy is not tracked "+
-					"until the policy runs for the trigger again (a trigger update or a policy re-sync); see kyverno#17265")
+			p := w.policyNamed(name)
+			if recreateRekeys.In(w.f.cfg.Kyverno) {
+				w.f.emit(timeline.ActionIgnored, &r, p, singleRule(p), nil,
+					"not recreated: Kyverno's watch cache does not hold this object, so its deletion is not reverted until the policy runs for the trigger again "+
+						"(a trigger update or a policy re-sync)"+upstream.WatchDelete.Cite(w.f.cfg.Kyverno))
+				return
+			}
+			w.f.emitChange(recreateRekeys, timeline.ActionIgnored, &r, p, singleRule(p), nil,
+				"not recreated: Kyverno "+string(w.f.cfg.Kyverno)+" recreated this downstream once, but its cache still holds the old UID, so this copy is not tracked "+
+					"until the policy runs for the trigger again (a trigger update or a policy re-sync): "+recreateRekeys.Says())
+		}
+		return
+	}
+	if c.invalid {
+		// v1.19.1: an invalidated entry is forgotten, not recreated.
+		w.drop(c.uid)
+		if user.Username != admission.BackgroundUser {
+			p := w.policyOf(c)
+			w.f.emitChange(invalidateOnPolicyUpdate, timeline.ActionIgnored, &r, p, singleRule(p), nil,
+				"not recreated: Kyverno "+string(w.f.cfg.Kyverno)+" invalidated its cached copy when the policy changed, and the policy has not generated this object again"+
+					upstream.InvalidateDownstreams.Cite(w.f.cfg.Kyverno))
 		}
 		return
 	}
@@ -463,14 +507,29 @@ func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo
 		delete(md, k)
 	}
 	delete(next, "status")
-	if _, err := w.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, next); err != nil {
+	created, err := w.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, next)
+	if err != nil {
 		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, "could not recreate the downstream: "+err.Error())
 		return
 	}
-	w.f.emit(timeline.ActionRecreated, &r, p, singleRule(p), nil,
+	if recreateRekeys.In(w.f.cfg.Kyverno) {
+		// The recreated object has a new UID: the entry moves to it.
+		w.drop(c.uid)
+		c.uid = created.UID()
+		w.put(c)
+		w.f.emitChange(recreateRekeys, timeline.ActionRecreated, &r, p, singleRule(p), nil,
+			"synchronize is on: Kyverno's watch saw the deletion and recreated the downstream from its cache (new UID, which its cache now tracks, so a later deletion is recreated too): "+
+				recreateRekeys.Says())
+		return
+	}
+	w.f.emitChange(recreateRekeys, timeline.ActionRecreated, &r, p, singleRule(p), nil,
 		"synchronize is on: Kyverno's watch saw the deletion and recreated the downstream from its cache (new UID; its cache keeps the old one, "+
-			"so a second deletion is not recreated, kyverno#17265)")
+			"so a second deletion is not recreated): "+recreateRekeys.Says())
 }
+
+// recreateRekeys is gpol.RecreateTracked (kyverno#17453): handleDelete
+// switches on it.
+var recreateRekeys = gpol.RecreateTracked
 
 // bySource lists the objects of obj's kind in every namespace cloned from it.
 func (w *watchManager) bySource(obj resource.Object) []resource.Object {

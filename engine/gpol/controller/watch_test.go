@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -39,7 +40,22 @@ func TestHandleUpdateRevertsADownstreamOnlyWithSynchronize(t *testing.T) {
 }
 
 func TestHandleDeleteRecreatesADeletedDownstreamOnce(t *testing.T) {
-	h := newHarness(t, generate.FamilyConfig{})
+	// v1.19.1 tracks the recreated object and recreates it again (kyverno#17453).
+	h := newHarness(t, generate.FamilyConfig{Kyverno: upstream.V1_19_1})
+	h.mustPut(cmPolicy("", "value", ""))
+	h.mustPut(namespaceYAML("team"))
+	for range 3 {
+		before := h.get(cmRef("team", "generated")).UID()
+		m := h.mark()
+		h.remove(cmRef("team", "generated"))
+		again := h.get(cmRef("team", "generated"))
+		require.NotNil(t, again, h.story(m))
+		assert.NotEqual(t, before, again.UID(), "recreated from the cache: a new UID")
+		assert.True(t, h.said(m, timeline.ActionRecreated, "which its cache now tracks"), h.story(m))
+	}
+
+	// v1.19.0 recreates it once (kyverno#17265).
+	h = newHarness(t, generate.FamilyConfig{Kyverno: upstream.V1_19_0})
 	h.mustPut(cmPolicy("", "value", ""))
 	h.mustPut(namespaceYAML("team"))
 	first := h.get(cmRef("team", "generated")).UID()
@@ -52,7 +68,7 @@ func TestHandleDeleteRecreatesADeletedDownstreamOnce(t *testing.T) {
 	m = h.mark()
 	h.remove(cmRef("team", "generated"))
 	assert.Nil(t, h.get(cmRef("team", "generated")), "the second deletion is not recreated (kyverno#17265)")
-	assert.True(t, h.said(m, timeline.ActionIgnored, "recreates a deleted downstream once"), h.story(m))
+	assert.True(t, h.said(m, timeline.ActionIgnored, "recreated this downstream once"), h.story(m))
 
 	h = newHarness(t, generate.FamilyConfig{})
 	h.mustPut(cmPolicy(noSync, "value", ""))
@@ -123,13 +139,27 @@ func TestATriggerUpdateRerendersOrDeletesWhatNoLongerMatches(t *testing.T) {
 }
 
 func TestPolicyUpdatedRecreatesTrackedDownstreamsOrSaysItDoesNothing(t *testing.T) {
-	h := newHarness(t, generate.FamilyConfig{})
+	// v1.19.1 updates them in place (kyverno#16920).
+	h := newHarness(t, generate.FamilyConfig{Kyverno: upstream.V1_19_1})
 	h.mustPut(cmPolicy("", "value", ""))
 	h.mustPut(namespaceYAML("team"))
-	first := h.get(cmRef("team", "generated")).UID()
+	before := h.get(cmRef("team", "generated")).UID()
 	m := h.mark()
 	h.mustPut(cmPolicy("", "changed", ""))
 	got := h.get(cmRef("team", "generated"))
+	require.NotNil(t, got, h.story(m))
+	assert.Equal(t, "changed", got["data"].(map[string]any)["key"])
+	assert.Equal(t, before, got.UID(), "v1.19.1 updates in place (kyverno#16920)")
+	assert.True(t, h.said(m, timeline.ActionUpdated, "re-sync"), h.story(m))
+	assert.False(t, h.said(m, timeline.ActionDeleted, ""), h.story(m))
+
+	h = newHarness(t, generate.FamilyConfig{Kyverno: upstream.V1_19_0})
+	h.mustPut(cmPolicy("", "value", ""))
+	h.mustPut(namespaceYAML("team"))
+	first := h.get(cmRef("team", "generated")).UID()
+	m = h.mark()
+	h.mustPut(cmPolicy("", "changed", ""))
+	got = h.get(cmRef("team", "generated"))
 	require.NotNil(t, got, h.story(m))
 	assert.Equal(t, "changed", got["data"].(map[string]any)["key"])
 	assert.NotEqual(t, first, got.UID(), "1.19.0 deletes and recreates (kyverno#17594)")
@@ -147,10 +177,21 @@ func TestPolicyUpdatedRecreatesTrackedDownstreamsOrSaysItDoesNothing(t *testing.
 }
 
 func TestBackgroundScanAndRestartResync(t *testing.T) {
-	h := newHarness(t, generate.FamilyConfig{})
+	// v1.19.1's scan leaves a downstream the policy renders the same (kyverno#16920).
+	h := newHarness(t, generate.FamilyConfig{Kyverno: upstream.V1_19_1})
 	h.mustPut(cmPolicy("", "value", ""))
 	h.mustPut(namespaceYAML("team"))
+	before := h.get(cmRef("team", "generated")).UID()
 	m := h.mark()
+	h.scan()
+	assert.Equal(t, before, h.get(cmRef("team", "generated")).UID(), h.story(m))
+	assert.False(t, h.said(m, timeline.ActionDeleted, ""), h.story(m))
+
+	// v1.19.0's scan deletes and recreates it (kyverno#17594).
+	h = newHarness(t, generate.FamilyConfig{Kyverno: upstream.V1_19_0})
+	h.mustPut(cmPolicy("", "value", ""))
+	h.mustPut(namespaceYAML("team"))
+	m = h.mark()
 	h.scan()
 	assert.True(t, h.said(m, "", "re-sync"), h.story(m))
 	uid := h.get(cmRef("team", "generated")).UID()

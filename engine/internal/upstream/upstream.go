@@ -1,38 +1,104 @@
 package upstream
 
-import "fmt"
-
-// Version is the Kyverno release whose behaviour genplay follows
-// (engine.KyvernoVersion).
-const Version = "v1.19.0"
-
-// Ref is a place in Kyverno's source at Version: a file of the
-// kyverno/kyverno repository and a line in it, with what a reader finds
-// there.
-type Ref struct {
-	Path string // e.g. "pkg/background/gpol/dynamic_watcher.go"
-	Line int
-	Text string // a piece of that line, checked against the source by the tests
-}
-
-// URL is the line on GitHub at Version.
-func (r Ref) URL() string {
-	return fmt.Sprintf("https://github.com/kyverno/kyverno/blob/%s/%s#L%d", Version, r.Path, r.Line)
-}
-
-// Cite is the suffix a reason ends with to point at the code: " (Kyverno's
-// code: URL)".
-func (r Ref) Cite() string { return " (Kyverno's code: " + r.URL() + ")" }
-
-// The places the timeline's reasons cite.
-var (
-	// The CEL family's WatchManager (synchronize for GeneratingPolicies).
-	SyncWatchers            = Ref{"pkg/background/gpol/dynamic_watcher.go", 75, "func (wm *WatchManager) SyncWatchers("}
-	DeleteDownstreamsFilter = Ref{"pkg/background/gpol/dynamic_watcher.go", 267, "resource.Labels[common.GeneratePolicyLabel] == policyName"}
-	CleanupStaleDownstreams = Ref{"pkg/background/gpol/dynamic_watcher.go", 295, "func (wm *WatchManager) CleanupStaleDownstreams("}
-	RemoveWatchersForPolicy = Ref{"pkg/background/gpol/dynamic_watcher.go", 342, "func (wm *WatchManager) RemoveWatchersForPolicy("}
-	RemoveWatchersFilter    = Ref{"pkg/background/gpol/dynamic_watcher.go", 357, "resource.Labels[common.GeneratePolicyLabel] == policyName"}
-	WatchUpdate             = Ref{"pkg/background/gpol/dynamic_watcher.go", 486, "func (wm *WatchManager) handleUpdate("}
-	// generator.apply's check that it writes only what it owns.
-	GenerateOwnership = Ref{"pkg/cel/libs/context.go", 309, "if !cp.isManagedByPolicy(existing) {"}
+import (
+	"fmt"
+	"strings"
 )
+
+// Release is one Kyverno release genplay simulates.
+type Release struct {
+	Version Version
+	// Date is the release's date (YYYY-MM-DD), its tag's time on the Go module proxy.
+	Date string
+	// Summary says in one line what the release changed for generate.
+	Summary string
+}
+
+// The simulated releases.
+const (
+	V1_18_2 Version = "v1.18.2"
+	V1_19_0 Version = "v1.19.0"
+	V1_19_1 Version = "v1.19.1"
+)
+
+// Latest is the newest simulated release, the default.
+const Latest = V1_19_1
+
+// Releases are the releases genplay simulates, oldest first, ending with
+// Latest. A release the Go module proxy serves is added here (and as a
+// constant above), with its Changes registered where they apply.
+var Releases = []Release{
+	{Version: V1_18_2, Date: "2026-07-10",
+		Summary: "GeneratingPolicy downstreams are deleted and recreated on every trigger update; ClusterPolicy clones outlive their policy"},
+	{Version: V1_19_0, Date: "2026-08-20",
+		Summary: "trigger updates rewrite GeneratingPolicy downstreams in place; templates, server-side apply and NamespacedGeneratingPolicy end to end; legacy policies are deprecated"},
+	{Version: V1_19_1, Date: "2026-09-10",
+		Summary: "policy edits update GeneratingPolicy downstreams in place; a twice-deleted downstream is recreated; namespaced policies cannot read the global context"},
+}
+
+// Version names a release: "v1.19.1".
+type Version string
+
+// Versions lists the releases' versions, oldest first.
+func Versions() []Version {
+	out := make([]Version, len(Releases))
+	for i, r := range Releases {
+		out[i] = r.Version
+	}
+	return out
+}
+
+// Parse reads a version as a user writes it: "v1.19.1", "1.19.1", or
+// "latest" (and "" for the default).
+func Parse(s string) (Version, error) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
+	case "", "latest":
+		return Latest, nil
+	}
+	if !strings.HasPrefix(t, "v") {
+		t = "v" + t
+	}
+	for _, r := range Releases {
+		if string(r.Version) == t {
+			return r.Version, nil
+		}
+	}
+	names := make([]string, len(Releases))
+	for i, r := range Releases {
+		names[i] = string(r.Version)
+	}
+	return "", fmt.Errorf("Kyverno %s is not simulated: genplay simulates %s (the default is the latest, %s)",
+		s, strings.Join(names, ", "), Latest)
+}
+
+// index is the release's position in Releases; it panics for a version
+// that is not there, which only a broken invariant produces (Parse checks
+// what users write, Register what the code declares).
+func (v Version) index() int {
+	for i, r := range Releases {
+		if r.Version == v {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("upstream: %q is not a simulated release", string(v)))
+}
+
+// known reports whether v is a simulated release.
+func (v Version) known() bool {
+	for _, r := range Releases {
+		if r.Version == v {
+			return true
+		}
+	}
+	return false
+}
+
+// AtLeast reports whether v is since or a later release.
+func (v Version) AtLeast(since Version) bool { return v.index() >= since.index() }
+
+// String implements fmt.Stringer.
+func (v Version) String() string { return string(v) }
+
+// Release returns v's release.
+func (v Version) Release() Release { return Releases[v.index()] }

@@ -132,9 +132,36 @@ func (c *Family) deleteTriggerDownstreams(ur *updateRequest) {
 	}
 }
 
+// cleanupClones is policy.CleanupClones (kyverno#16329), on which
+// cleanupRule switches.
+var cleanupClones = policy.CleanupClones
+
+// dataKinds are the kinds of a rule's data patterns (its target and its
+// foreach entries with data), those v1.18.2 cleans up.
+func (c *Family) dataKinds(rule *policy.Rule) map[[2]string]bool {
+	out := map[[2]string]bool{}
+	add := func(t policy.Target) {
+		if !t.HasData || t.Kind == "" || variables.HasVariables(t.Kind) || variables.HasVariables(t.APIVersion) {
+			return
+		}
+		k := [2]string{t.APIVersion, t.Kind}
+		if k[0] == "" {
+			if av, _, ok := c.resolveKind(t.Kind); ok {
+				k[0] = av
+			}
+		}
+		out[k] = true
+	}
+	add(rule.Generate.Target)
+	for _, fe := range rule.Generate.ForEach {
+		add(fe.Target)
+	}
+	return out
+}
+
 // cleanupRule deletes, or explains keeping, every downstream of a removed
 // rule or deleted policy (createURForDownstreamDeletion, v1.19: data,
-// clone, cloneList and foreach patterns).
+// clone, cloneList and foreach patterns; v1.18.2: data patterns only).
 func (c *Family) cleanupRule(ur *updateRequest) {
 	p := ur.policy
 	rule := p.Rule(ur.rule)
@@ -147,10 +174,17 @@ func (c *Family) cleanupRule(ur *updateRequest) {
 	}
 	downstreams := c.ruleDownstreams(p, rule)
 	g := rule.Generate
+	var dataOnly map[[2]string]bool
+	if !cleanupClones.In(c.cfg.Kyverno) {
+		dataOnly = c.dataKinds(rule)
+	}
 	for _, d := range downstreams {
 		r := d.Ref()
 		trig := c.triggerRef(downstreamTrigger(d))
 		switch {
+		case g.Synchronize && !g.OrphanDownstreamOnPolicyDelete && dataOnly != nil && !dataOnly[[2]string{d.APIVersion(), d.Kind()}]:
+			c.emitChange(cleanupClones, timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, trig,
+				what+" with synchronize true, but the downstream is a clone, which Kyverno "+string(c.cfg.Kyverno)+" does not clean up: "+cleanupClones.Says())
 		case !g.Synchronize:
 			c.emit(timeline.ActorKyverno, timeline.ActionKept, &r, p, rule.Name, trig,
 				what+", but synchronize is false, so Kyverno never deletes what the rule generated")

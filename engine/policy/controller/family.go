@@ -9,6 +9,7 @@ import (
 	"github.com/genplay/genplay/engine/admission"
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/rbac"
 	"github.com/genplay/genplay/engine/resource"
@@ -31,6 +32,9 @@ type Family struct {
 
 // New creates the ClusterPolicy/Policy family over core.
 func New(core *generate.Controller, cfg generate.FamilyConfig) generate.Family {
+	if cfg.Kyverno == "" {
+		cfg.Kyverno = upstream.Latest
+	}
 	return &Family{core: core, store: core.Store(), eval: core.Evaluator(), cfg: cfg}
 }
 
@@ -78,8 +82,10 @@ func (c *Family) AdmitPolicy(obj, old resource.Object, doc *source.Document) gen
 		prev = c.policies.Get(policyKeyOf(old))
 	}
 	p, diags := policy.Parse(doc, obj)
+	var changes []string
 	if !diags.HasErrors() {
-		diags = append(diags, policy.Validate(p, c.store)...)
+		valid, refusedBy := policy.ValidateAt(p, c.store, c.cfg.Kyverno)
+		diags, changes = append(diags, valid...), refusedBy
 		if !diags.HasErrors() {
 			diags = append(diags, rbac.CheckGenerate(c.store, rbac.Profile(c.cfg.Permissions), p)...)
 		}
@@ -96,12 +102,9 @@ func (c *Family) AdmitPolicy(obj, old resource.Object, doc *source.Document) gen
 		}
 	}
 	strict := len(errs) > 0 && strings.HasPrefix(errs[0], "strict decoding error")
-	if !strict {
-		// Kyverno 1.19's policy webhook warns on every create and update of
-		// the legacy kinds, admitted or denied (pkg/deprecations).
-		warnings = append(warnings, deprecationWarning(obj.Kind()))
-	}
-	adm := generate.PolicyAdmission{Warnings: warnings, Diagnostics: diags}
+	deprecation, decidedBy := c.deprecationWarnings(obj, strict)
+	warnings = append(warnings, deprecation...)
+	adm := generate.PolicyAdmission{Warnings: warnings, Diagnostics: diags, Changes: changes, WarningChanges: decidedBy}
 	switch {
 	case strict:
 		// Unknown fields never reach Kyverno: the API server's strict
@@ -116,16 +119,92 @@ func (c *Family) AdmitPolicy(obj, old resource.Object, doc *source.Document) gen
 	return adm
 }
 
-// deprecationWarning is Kyverno 1.19's admission warning for a legacy
-// kyverno.io policy kind (K:pkg/deprecations/deprecations.go Warning).
-func deprecationWarning(kind string) string {
+// deprecateLegacy: Kyverno v1.19.0's policy webhook warns on every create
+// and update of a legacy kind, admitted or denied; v1.18.2 says nothing.
+var deprecateLegacy = upstream.Register(upstream.Change{
+	ID: "kyverno#16868", Since: upstream.V1_19_0, Family: upstream.FamilyLegacy,
+	Title:  "ClusterPolicy and Policy are deprecated",
+	Before: "admit ClusterPolicies and Policies without a word",
+	After:  "answer every create and update of one with a deprecation warning that names its replacements",
+	Files:  []string{"pkg/webhooks/policy/handlers.go"},
+})
+
+// versionedWarnings: Kyverno v1.19.1's deprecation warning names the API
+// version, as the CRDs' own deprecation warning (the same text, so the API
+// server sends it once); its validationFailureAction warning names the
+// field. v1.19.0 wrote "ClusterPolicy (kyverno.io) is deprecated ...".
+var versionedWarnings = upstream.Register(upstream.Change{
+	ID: "kyverno#17362", Since: upstream.V1_19_1, Family: upstream.FamilyLegacy,
+	Title:  "deprecation warnings name the API version and the field",
+	Before: "warn \"ClusterPolicy (kyverno.io) is deprecated ...\" and \"Validation failure actions enforce/audit are deprecated ...\"",
+	After:  "warn \"kyverno.io/v1 ClusterPolicy is deprecated ...\", also from the API server for the CRD's deprecated versions, and prefix the validationFailureAction warning with its field",
+	Files:  []string{"pkg/deprecations/deprecations.go", "pkg/webhooks/policy/handlers.go", "pkg/validation/policy/validate.go", "config/crds/kyverno/kyverno.io_clusterpolicies.yaml"},
+})
+
+// deprecationWarnings are the warnings a write of a legacy policy gets, in
+// the order kubectl prints them: the validationFailureAction ones of
+// Kyverno's validation, then the kind's deprecation. An object the API
+// server refuses (strict) never reaches Kyverno; from v1.19.1 the CRD's
+// own deprecation warning still comes.
+func (c *Family) deprecationWarnings(obj resource.Object, strict bool) (warnings, changes []string) {
+	v := c.cfg.Kyverno
+	group, version := resource.SplitAPIVersion(obj.APIVersion())
+	kind := obj.Kind()
 	replacement := "ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy"
+	const guide = "https://kyverno.io/docs/guides/migration-to-cel/"
+	var out []string
+	if versionedWarnings.In(v) {
+		if kind == policy.KindPolicy {
+			replacement = "NamespacedValidatingPolicy and the other namespaced policy types"
+		}
+		kindWarning := fmt.Sprintf("%s/%s %s is deprecated and will be removed in a future release; migrate to %s (policies.kyverno.io), see %s",
+			group, version, kind, replacement, guide)
+		changes = []string{deprecateLegacy.ID, versionedWarnings.ID}
+		if strict {
+			return []string{kindWarning}, changes
+		}
+		spec, _ := obj["spec"].(map[string]any)
+		if failureAction(spec["validationFailureAction"]) {
+			out = append(out, "spec.validationFailureAction: Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead.")
+		}
+		overrides, _ := spec["validationFailureActionOverrides"].([]any)
+		for i, o := range overrides {
+			if m, ok := o.(map[string]any); ok && failureAction(m["action"]) {
+				out = append(out, fmt.Sprintf("spec.validationFailureActionOverrides[%d].action: Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead.", i))
+			}
+		}
+		return append(out, kindWarning), changes
+	}
+	if strict {
+		return nil, nil
+	}
+	spec, _ := obj["spec"].(map[string]any)
+	deprecated := failureAction(spec["validationFailureAction"])
+	overrides, _ := spec["validationFailureActionOverrides"].([]any)
+	for _, o := range overrides {
+		if m, ok := o.(map[string]any); ok && failureAction(m["action"]) {
+			deprecated = true
+		}
+	}
+	if deprecated {
+		out = append(out, "Validation failure actions enforce/audit are deprecated, use Enforce/Audit instead.")
+	}
+	if deprecated {
+		changes = append(changes, versionedWarnings.ID)
+	}
+	if !deprecateLegacy.In(v) {
+		return out, changes
+	}
 	if kind == policy.KindPolicy {
 		replacement = "NamespacedValidatingPolicy, NamespacedMutatingPolicy, NamespacedGeneratingPolicy or NamespacedImageValidatingPolicy"
 	}
-	return kind + " (kyverno.io) is deprecated and will be removed in a future release; migrate to " + replacement +
-		" (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/"
+	return append(out, kind+" (kyverno.io) is deprecated and will be removed in a future release; migrate to "+replacement+
+		" (policies.kyverno.io), see "+guide), append(changes, deprecateLegacy.ID, versionedWarnings.ID)
 }
+
+// failureAction reports whether a validationFailureAction is one of the
+// lowercase values Kyverno deprecates.
+func failureAction(v any) bool { return v == "enforce" || v == "audit" }
 
 // Status implements generate.Family: the Ready condition Kyverno's policy
 // controller reports.
@@ -186,9 +265,18 @@ func (c *Family) Restart() {}
 
 // emit records one event.
 func (c *Family) emit(actor, action string, obj *resource.Ref, p *policy.Policy, rule string, trig *resource.Ref, reason string) {
+	c.emitChange(nil, actor, action, obj, p, rule, trig, reason)
+}
+
+// emitChange records one event that a change between releases decided
+// (ch; nil when every release does the same).
+func (c *Family) emitChange(ch *upstream.Change, actor, action string, obj *resource.Ref, p *policy.Policy, rule string, trig *resource.Ref, reason string) {
 	e := timeline.Event{Actor: actor, Action: action, Object: obj, Rule: rule, Trigger: trig, Reason: reason}
 	if p != nil {
 		e.Policy = p.Key()
+	}
+	if ch != nil {
+		e.VersionChanges = []string{ch.ID}
 	}
 	c.core.Emit(e)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/generate"
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -16,18 +17,25 @@ func TestAdmitPolicyIsTheAPIServersAndKyvernosPolicyWebhook(t *testing.T) {
 		name, policy string
 		err          string // "" admits
 		warns        []string
+		kyverno      upstream.Version // "": the latest
 	}{
-		{"a valid policy is admitted with Kyverno 1.19's deprecation warning", dataPolicy(true, "", "", ""), "",
-			[]string{"ClusterPolicy (kyverno.io) is deprecated and will be removed in a future release; migrate to ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/"}},
+		{"a valid policy is admitted with Kyverno v1.19.1's deprecation warning, which names the API version", dataPolicy(true, "", "", ""), "",
+			[]string{"kyverno.io/v1 ClusterPolicy is deprecated and will be removed in a future release; migrate to ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/"}, ""},
+		{"Kyverno v1.19.0's deprecation warning names the kind and group (kyverno#17362)", dataPolicy(true, "", "", ""), "",
+			[]string{"ClusterPolicy (kyverno.io) is deprecated and will be removed in a future release; migrate to ValidatingPolicy, MutatingPolicy, GeneratingPolicy or ImageValidatingPolicy (policies.kyverno.io), see https://kyverno.io/docs/guides/migration-to-cel/"}, upstream.V1_19_0},
+		{"Kyverno v1.18.2 admits a legacy policy without a warning (kyverno#16868)", dataPolicy(true, "", "", ""), "", nil, upstream.V1_18_2},
 		{"an unknown field is the API server's strict decoding error, before Kyverno sees it", dataPolicy(true, "      synchronise: true\n", "", ""),
-			`ClusterPolicy in version "v1" cannot be handled as a ClusterPolicy: strict decoding error: unknown field "spec.rules[0].generate.synchronise"`, nil},
+			`ClusterPolicy in version "v1" cannot be handled as a ClusterPolicy: strict decoding error: unknown field "spec.rules[0].generate.synchronise"`, nil, ""},
 		{"a rule Kyverno's webhook refuses is denied by validate-policy.kyverno.svc", dataPolicy(true, "", "", "  background: true\n  validationFailureAction: Nope\n"),
-			`admission webhook "validate-policy.kyverno.svc" denied the request`, nil},
+			`admission webhook "validate-policy.kyverno.svc" denied the request`, nil, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHarness(t, generate.FamilyConfig{})
+			h := newHarness(t, generate.FamilyConfig{Kyverno: tt.kyverno})
 			adm := h.put(tt.policy)
+			if tt.warns == nil && tt.err == "" {
+				assert.Empty(t, adm.Warnings)
+			}
 			if tt.err == "" {
 				require.NoError(t, adm.Err)
 				require.NotNil(t, h.policyKeyed("ClusterPolicy/p"), "PolicyWritten stored what AdmitPolicy parsed")
