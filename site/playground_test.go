@@ -157,7 +157,7 @@ func TestPlaygroundShareLink(t *testing.T) {
 	p.selectObject(netpol)
 	p.act("delete")
 	p.do(chromedp.Click(chromedp.CSS("#share")))
-	p.waitFor(`document.querySelector('#share-url').value.includes('#s=')`, "the share link")
+	p.waitFor(`/#(s|example)=/.test(document.querySelector('#share-url').value)`, "the share link")
 	link := eval[string](p, `document.querySelector('#share-url').value`)
 	text := eval[string](p, `genplayPlayground.text()`)
 	t.Logf("share link: %d characters for %d bytes of scenario", len(link), len(text))

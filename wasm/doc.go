@@ -121,7 +121,11 @@
 // cannot load, "genplay:cel-failed" and the run resolves to the core's
 // result with an error diagnostic "cannot load the CEL engine: ...".
 // genplay.build is "core" or "full", whichever serves runs now, and
-// genplay.loadCEL() loads the full build ahead of a run.
+// genplay.loadCEL() loads the full build ahead of a run. With defer: true,
+// install loads nothing until genplay.start(text), which loads the full
+// build alone when text holds a policies.kyverno.io object (the core build
+// only if the full one fails) and the core build otherwise; ready follows
+// that first load.
 //
 // run takes a scenario (a chainsaw Test, as `genplay run` takes) and
 // resolves to a plain object deep-equal to JSON.parse of what `genplay run

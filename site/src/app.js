@@ -44,6 +44,7 @@ const state = {
   runs: 0,
   seq: 0, // the latest run started; an older one's result is dropped
   pendingStep: null, // a step to select after the next run (reload, share link)
+  pinned: false, // the user chose an earlier step: an edit that keeps the steps up to it stays there
   undo: [], // texts before each action, for Undo
   hideChurn: false, // hide metadata churn in diffs
   ranText: null, // the text the shown result ran from
@@ -53,8 +54,11 @@ const state = {
 
 let engineReady = false;
 let quiet = false; // set while the page, not the user, changes the editor
+let viewsReady = false; // the views below exist (the editor is made first)
 
+// defer: the boot below starts the build its first scenario needs.
 const genplay = install({
+  defer: true,
   wasmURL: new URL(__GENPLAY_WASM__, import.meta.url).href,
   fullWasmURL: new URL(__GENPLAY_WASM_CEL__, import.meta.url).href,
   wasmExecURL: new URL('../wasm_exec.js', import.meta.url).href,
@@ -66,6 +70,7 @@ const steps = () => state.result?.steps || [];
 function setStatus(text, kind = '') {
   const s = $('#status');
   s.textContent = text;
+  s.title = text; // a phone shows two lines of it
   s.dataset.kind = kind;
 }
 
@@ -76,11 +81,16 @@ function setStatus(text, kind = '') {
 async function engineRun(text, options) {
   return genplay.run(text, { ...options, kyvernoVersion: state.kyverno });
 }
+// When the CEL engine downloaded (performance.now()), so that a run's time
+// does not count the download.
+const celLoad = { start: 0, end: 0 };
 globalThis.addEventListener('genplay:cel-loading', () => {
+  celLoad.start = performance.now();
   document.body.dataset.celEngine = 'loading';
   setStatus('Loading the CEL engine (GeneratingPolicy support, about 3.5 MB)…', 'warn');
 });
 globalThis.addEventListener('genplay:cel-ready', () => {
+  celLoad.end = performance.now();
   document.body.dataset.celEngine = 'ready';
   if ($('#status').textContent.startsWith('Loading the CEL engine')) setStatus('The CEL engine is ready.', 'ok'); // a run says more
 });
@@ -96,13 +106,14 @@ const editor = createEditor($('#editor'), {
   doc: stored.savedText() || defaultText,
   label: 'Scenario: a chainsaw Test in YAML',
   onChange: (text) => {
+    if (viewsReady) matrix.textChanged();
     if (quiet) return;
     stored.saveText(text);
     hideShare();
     if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     scheduleRun();
   },
-  onRun: () => run('edit'),
+  onRun: () => run('run'),
 });
 
 // page is what the views see of the playground.
@@ -143,6 +154,7 @@ const clusterView = createClusterView(page);
 const matrix = createMatrix(page);
 const objectDialog = createObjectDialog(page);
 const versions = createVersions(page);
+viewsReady = true;
 const wrapper = createWrap({
   genplay, getText: page.text, replaceText: setEditorText, run, setStatus,
   gotoLine: (line) => gotoLine(editor, line), isReady: page.ready,
@@ -157,6 +169,9 @@ function render() {
 
 // ---------------------------------------------------------------- running
 
+// run runs the scenario. reason: 'edit' (typing, debounced), 'run' (Run,
+// Ctrl+Enter), 'action' (a click that appended a step), 'load' (a new
+// scenario); only an edit keeps an earlier step the user chose.
 async function run(reason = 'edit') {
   clearTimeout(state.timer);
   if (!engineReady) return;
@@ -170,7 +185,10 @@ async function run(reason = 'edit') {
   clearTimeout(showStop);
   if (seq !== state.seq) return; // a newer run has started
   $('#stop').hidden = true;
-  const ms = performance.now() - t0;
+  // The run's own time; a download of the CEL engine during it is said apart.
+  const loaded = celLoad.end > t0 ? celLoad.end - Math.max(celLoad.start, t0) : 0;
+  const ms = performance.now() - (loaded ? celLoad.end : t0);
+  const took = `${ms.toFixed(0)} ms${loaded ? `, after ${(loaded / 1000).toFixed(1)} s loading the CEL engine` : ''}`;
   state.runs++;
   stored.setStopped(result.stopped ? text : null);
   showDiagnostics(editor, result.stopped ? [] : result.diagnostics);
@@ -191,6 +209,8 @@ async function run(reason = 'edit') {
       : 'genplay hit an internal error on this scenario (not a problem with your input); your scenario is kept.', 'error');
   } else if (inputError(result)) {
     state.broken = true;
+    if (!state.result && reason === 'load') await showLastGood(text);
+    if (seq !== state.seq) return;
     $('#stale').textContent = 'The scenario has errors; showing the last result that ran.';
     $('#stale').hidden = !state.result;
     setStatus(`${errors.length} problem${errors.length > 1 ? 's' : ''} in the scenario`, 'error');
@@ -201,9 +221,15 @@ async function run(reason = 'edit') {
     const list = result.steps || [];
     const n = list.length;
     const failed = list.findIndex(stepFailed);
-    const keepStep = reason === 'edit' && state.result && state.step < n - 1;
+    // An edit keeps an earlier step the user chose while the steps up to it
+    // are the same; anything else (a paste, Run, an action) shows the end.
+    const prev = steps();
+    const keepStep = reason === 'edit' && state.pinned && state.step < n - 1 && prev.length > state.step &&
+      prev.slice(0, state.step + 1).every((s, i) => s.stepName === list[i].stepName && s.summary === list[i].summary);
+    if (!keepStep) state.pinned = false;
     state.result = result;
     state.ranText = text;
+    stored.saveRan(text);
     if (state.pendingStep !== null) {
       state.step = Math.min(Math.max(state.pendingStep, 0), Math.max(0, n - 1));
       state.pendingStep = null;
@@ -216,7 +242,7 @@ async function run(reason = 'edit') {
     const verdict = result.passed
       ? (checks ? `${checks} check${checks === 1 ? '' : 's'} passed` : 'ran without errors (no assertions)')
       : `step ${failed + 1} failed: ${failureOf(list[failed]) || 'see the timeline'}`;
-    setStatus(`${result.test || 'scenario'}: ${n} step${n === 1 ? '' : 's'}, ${verdict} (${ms.toFixed(0)} ms)`, result.passed ? 'ok' : 'warn');
+    setStatus(`${result.test || 'scenario'}: ${n} step${n === 1 ? '' : 's'}, ${verdict} (${took})`, result.passed ? 'ok' : 'warn');
   }
   render();
   page.convert.refresh();
@@ -232,6 +258,20 @@ async function run(reason = 'edit') {
     document.body.dataset.firstResultMs = t.toFixed(0);
     console.info(`genplay: first result rendered ${t.toFixed(0)} ms after navigation start`);
   }
+}
+
+// showLastGood runs the text of the last result that ran before a reload,
+// so that a scenario broken since still shows what it did (marked stale).
+async function showLastGood(text) {
+  const good = stored.ranText();
+  if (!good || good === text) return;
+  const r = await engineRun(good);
+  if (inputError(r) || r.stopped || internalError(r)) return;
+  state.result = r;
+  state.ranText = good;
+  const n = (r.steps || []).length;
+  state.step = Math.min(Math.max(state.pendingStep ?? n - 1, 0), Math.max(0, n - 1));
+  state.pendingStep = null;
 }
 
 function scheduleRun() {
@@ -351,13 +391,16 @@ function applyView(v) {
   versions.pick(v.kyverno);
 }
 
+// load shows another scenario (an example, an import, a link); Undo brings
+// back the text it replaced.
 function load(text) {
+  const before = getText(editor);
   quiet = true;
   setText(editor, text);
   quiet = false;
   stored.saveText(text);
   hideShare();
-  state.undo = [];
+  if (before !== text && before.trim()) state.undo.push(before);
   editor.dispatch({ selection: { anchor: 0 } });
   editor.scrollDOM.scrollTop = 0;
   state.selected = null;
@@ -372,7 +415,7 @@ function hideShare() {
 
 async function shareLink() {
   try {
-    const frag = await share.encode(getText(editor));
+    const frag = await share.encodeLink(getText(editor), examples);
     const view = share.encodeView({ step: state.step, matrix: matrix.isOpen(), kyverno: versions.chosen() });
     const url = `${location.origin}${location.pathname}#${frag}${view}`;
     $('#share-box').hidden = false;
@@ -403,7 +446,7 @@ $('#example').addEventListener('change', (ev) => {
   if (text) load(text);
   ev.target.value = '';
 });
-$('#run').addEventListener('click', () => run('edit'));
+$('#run').addEventListener('click', () => run('run'));
 $('#stop').addEventListener('click', () => genplay.stop());
 $('#share').addEventListener('click', shareLink);
 $('#export').addEventListener('click', exportTest);
@@ -424,23 +467,38 @@ $('#background-scan').addEventListener('click', () => act('background scan: slee
 $('#add-object').addEventListener('click', () => objectDialog.add());
 $('#undo-step').addEventListener('click', undo);
 document.addEventListener('keydown', (ev) => {
-  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.defaultPrevented && !objectDialog.isOpen() && !$('#convert-dialog')?.open) { ev.preventDefault(); run('edit'); }
+  if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey) && !ev.defaultPrevented && !objectDialog.isOpen() && !$('#convert-dialog')?.open) { ev.preventDefault(); run('run'); }
 });
 
-// A share link pasted into the address bar of an open playground.
-window.addEventListener('hashchange', async () => {
+// openLink reads a link's fragment (#s=..., #example=NAME...): the text it
+// holds with its view applied, or null; a broken link says why.
+async function openLink(fragment) {
+  let link;
   try {
-    const text = await share.decode(location.hash);
-    if (text === null) return;
-    quiet = true;
-    setText(editor, text);
-    quiet = false;
-    state.selected = null;
-    applyView(share.decodeView(location.hash));
-    run('load');
+    link = await share.decodeLink(fragment, examples);
   } catch (e) {
     setStatus(`${e.message}; your saved work is unchanged.`, 'error');
+    return null;
   }
+  if (!link) return null;
+  const view = share.decodeView(fragment);
+  let { text } = link;
+  if (Object.keys(view.fields).length) {
+    // An embedded player's switch: the scenario as the reader set it.
+    try { text = setGenerateFields(text, view.fields); } catch { /* a broken scenario opens as it is */ }
+  }
+  applyView(view);
+  if (link.changed) linkNote = `The example ${link.example} has changed since this link was made: its added steps ran on the example as it is now.`;
+  return text;
+}
+let linkNote = ''; // said once the link's scenario has run
+
+// A link pasted into the address bar of an open playground.
+window.addEventListener('hashchange', async () => {
+  const text = await openLink(location.hash);
+  if (text === null) return;
+  state.selected = null;
+  load(text);
 });
 
 // A crash of the engine below the wasm boundary (a Go fatal error, a trap):
@@ -472,27 +530,19 @@ function setEngineReady(ready) {
 globalThis.genplayPlayground = { text: () => getText(editor) };
 
 (async () => {
-  let shared = null;
-  try {
-    shared = await share.decode(location.hash);
-  } catch (e) {
-    setStatus(`${e.message}; your saved work is unchanged.`, 'error');
-  }
+  const shared = await openLink(location.hash);
   if (shared !== null) {
-    const view = share.decodeView(location.hash);
-    if (Object.keys(view.fields).length) {
-      // An embedded player's switch: the scenario as the reader set it.
-      try { shared = setGenerateFields(shared, view.fields); } catch { /* a broken scenario opens as it is */ }
-    }
+    // The link's scenario replaces the saved one on screen; Undo brings the saved one back.
+    const saved = stored.savedText();
+    if (saved && saved !== shared) state.undo.push(saved);
     quiet = true;
     setText(editor, shared);
     quiet = false;
-    applyView(view);
   } else if (stored.savedText()) {
     applyView(stored.savedView());
   }
-  // A CEL scenario on load: fetch the full build alongside the core one.
-  if (/policies\.kyverno\.io\//.test(getText(editor))) genplay.loadCEL().catch(() => { /* the run says why */ });
+  // The build the first scenario needs: a CEL scenario loads the full build alone.
+  genplay.start(getText(editor));
   try {
     await genplay.ready;
   } catch (e) {
@@ -509,4 +559,5 @@ globalThis.genplayPlayground = { text: () => getText(editor) };
   }
   await run('load');
   if (msg) setStatus(msg, 'error');
+  else if (linkNote) setStatus(linkNote, 'warn');
 })();

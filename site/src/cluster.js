@@ -5,7 +5,7 @@
 // appends to the scenario as chainsaw operations.
 import { h, replace, $ } from './dom.js';
 import { sourceResource, manifest, ops, toYAML } from './scenario.js';
-import { LABEL, refOf, refString, keyOf, labelsOf, isCELPolicy, isLegacyPolicy, isPolicy, isNamespace, celEnabled } from './objects.js';
+import { LABEL, refOf, refString, keyOf, labelsOf, isCELPolicy, isLegacyPolicy, isPolicy, isNamespace, isKyvernoOwn, celEnabled } from './objects.js';
 
 /**
  * createClusterView renders the cluster and the selected object's actions.
@@ -114,6 +114,8 @@ export function createClusterView(page) {
     }, h('span', { class: 'kind' }, o.kind), ' ', h('span', { class: 'name' }, o.metadata?.name || ''), ' ', marks);
   }
 
+  let ownOpen = false; // Kyverno's own objects shown (they start collapsed)
+
   // Past this many namespaces, those nothing happened in at the selected
   // step are folded into one line that opens on demand: at 50 namespaces
   // the view shows what the step did, not 50 groups.
@@ -121,10 +123,18 @@ export function createClusterView(page) {
 
   function render() {
     const step = page.currentStep();
-    const cluster = step ? page.cluster() : [];
+    const all = step ? page.cluster() : [];
+    // What happened to each object in this step: Kyverno's revert or
+    // recreation says more than the change it left ("updated").
     const changes = new Map((step?.changes || []).map((c) => [refString(c.object), c.change]));
-    const triggers = triggersOf(cluster);
+    for (const e of step?.events || []) {
+      if (e.actor === 'kyverno' && e.object && (e.action === 'reverted' || e.action === 'recreated')) changes.set(refString(e.object), e.action);
+    }
+    const triggers = triggersOf(all);
     const isTrigger = (o) => triggers.uids.has(o.metadata?.uid) || triggers.refs.has(keyOf(o));
+    const own = all.filter(isKyvernoOwn);
+    const cluster = all.filter((o) => !isKyvernoOwn(o));
+    const focused = document.activeElement?.closest?.('#cluster button.object')?.dataset.ref;
     const nsObjects = new Map();
     const groups = new Map([['', []]]);
     for (const o of cluster) {
@@ -189,25 +199,44 @@ export function createClusterView(page) {
         h('h3', { class: 'sub' }, 'Empty namespaces'),
         h('div', { class: 'quiet-list' }, empty.map((o) => objectButton(o, roles(o, cluster, triggers))))));
     }
-    const present = new Set(cluster.map(keyOf));
-    const deleted = (step?.changes || []).filter((c) => c.change === 'deleted' && !present.has(refString(c.object)));
+    const present = new Set(all.map(keyOf));
+    const deleted = (step?.changes || []).filter((c) => c.change === 'deleted' && !present.has(refString(c.object)) && !isKyvernoOwn(c.object));
     if (deleted.length) {
       out.push(h('section', { class: 'ns-group deleted' }, h('h3', {}, 'Deleted in this step'),
         h('ul', { class: 'objects' }, deleted.map((c) => h('li', { class: 'gone', dataset: { ref: refString(c.object) } }, refString(c.object))))));
     }
+    if (own.length) {
+      // Kyverno's bookkeeping (its webhook configuration, policy reports):
+      // there, but not what a scenario is about; collapsed unless opened.
+      const open = ownOpen || own.some((o) => keyOf(o) === state.selected);
+      const changed = own.filter((o) => changes.has(keyOf(o))).length;
+      const box = h('details', { class: 'ns-group kyverno-own', open },
+        h('summary', {}, `Kyverno's own objects (${own.length})`, h('span', { class: 'sub' },
+          ` ${summaryOf(own)}${changed ? `; ${changed} changed in this step` : ''}`)),
+        h('ul', { class: 'objects' }, own.map((o) => h('li', {}, objectButton(o, roles(o, all, triggers), changes.get(keyOf(o)))))));
+      box.addEventListener('toggle', () => { ownOpen = box.open; });
+      out.push(box);
+    }
     replace($('#cluster'), out.length ? out : h('p', { class: 'empty' }, step ? 'The cluster is empty.' : 'No result yet.'));
-    renderDetails(cluster, triggers);
+    if (focused) document.querySelector(`#cluster button.object[data-ref="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
+    renderDetails(all, triggers);
     let shown = null;
     if (quiet.length && !state.quietOpen) {
       shown = new Set(present);
       for (const [, nsObj, objs] of quiet) for (const o of [nsObj, ...objs]) if (o) shown.delete(keyOf(o));
     }
-    page.links.renderRelations(cluster, shown);
+    page.links.renderRelations(all, shown);
   }
 
   function renderDetails(cluster, triggers) {
     const o = cluster.find((x) => keyOf(x) === state.selected);
-    if (!o) { replace($('#details')); return; }
+    if (!o) {
+      // What to do first: act on an object.
+      replace($('#details'), cluster.length ? h('p', { class: 'act-hint', id: 'act-hint' },
+        'Click an object above to act on it: delete or edit what Kyverno generated, turn synchronize or orphaning on or off on its policy, ',
+        'relabel or delete its trigger. Each action is appended to the scenario as a step, and the Timeline shows how Kyverno reacts.') : '');
+      return;
+    }
     const info = roles(o, cluster, triggers);
     const labels = Object.entries(labelsOf(o)).sort(([a], [b]) => a.localeCompare(b));
     replace($('#details'),
@@ -312,6 +341,11 @@ export function createClusterView(page) {
         page.act(`create ${refString({ ...refOf(o), name })}`, ops.create(m));
       }));
     }
+    if (isNamespace(o) && immortal.has(o.metadata?.name)) {
+      // The API server refuses it (NamespaceLifecycle): no button for a step that can only fail.
+      out.push(h('span', { class: 'sub immortal' }, `Kubernetes does not let anyone delete the namespace ${o.metadata.name}.`));
+      return out;
+    }
     const what = info.downstream ? 'downstream' : info.cloneSource ? 'clone source' : info.trigger ? 'trigger' : 'object';
     out.push(actionButton(`Delete ${what}`, 'delete', () => page.act(`delete ${ref}`, ops.delete(o))));
     return out;
@@ -321,6 +355,23 @@ export function createClusterView(page) {
     /** render draws the cluster at the selected step, the selected object's details and the relations. */
     render,
   };
+}
+
+// immortal are the namespaces the API server never deletes (its
+// NamespaceLifecycle admission; engine/cluster refuses them alike).
+const immortal = new Set(['default', 'kube-system', 'kube-public']);
+
+// summaryOf counts Kyverno's own objects by what they are.
+function summaryOf(own) {
+  const n = (f) => own.filter(f).length;
+  const parts = [];
+  const hooks = n((o) => /WebhookConfiguration$/.test(o.kind));
+  const reports = n((o) => /PolicyReport$/.test(o.kind));
+  const rest = own.length - hooks - reports;
+  if (hooks) parts.push(`${hooks} webhook configuration${hooks === 1 ? '' : 's'}`);
+  if (reports) parts.push(`${reports} policy report${reports === 1 ? '' : 's'}`);
+  if (rest) parts.push(`${rest} other`);
+  return parts.join(', ');
 }
 
 function badge(text, cls, title) {

@@ -94,6 +94,33 @@ const celHighlight = ViewPlugin.fromClass(class {
   update(u) { if (u.docChanged || u.viewportChanged) this.decorations = celDecorations(u.view); }
 }, { decorations: (v) => v.decorations });
 
+// Wrapped lines hang under their line's text instead of starting at column
+// 0, so that YAML's indentation still reads right: each indented line gets
+// a hanging indent of its leading spaces (and a list item's "- ").
+const hangs = new Map();
+const hang = (n) => {
+  if (!hangs.has(n)) hangs.set(n, Decoration.line({ attributes: { style: `padding-left: calc(${n}ch + 6px); text-indent: -${n}ch` } }));
+  return hangs.get(n);
+};
+
+function hangingIndents(view) {
+  const b = new RangeSetBuilder();
+  const doc = view.state.doc;
+  for (const { from, to } of view.visibleRanges) {
+    for (let n = doc.lineAt(from).number, last = doc.lineAt(to).number; n <= last; n++) {
+      const line = doc.line(n);
+      const indent = /^ *(?:- +)?/.exec(line.text)[0].length;
+      if (indent) b.add(line.from, line.from, hang(indent));
+    }
+  }
+  return b.finish();
+}
+
+const hangingIndent = ViewPlugin.fromClass(class {
+  constructor(view) { this.decorations = hangingIndents(view); }
+  update(u) { if (u.docChanged || u.viewportChanged) this.decorations = hangingIndents(u.view); }
+}, { decorations: (v) => v.decorations });
+
 /**
  * createEditor mounts a YAML editor.
  * @param {HTMLElement} parent
@@ -109,9 +136,11 @@ export function createEditor(parent, { doc, label, onChange, onRun }) {
         lineNumbers(), highlightActiveLineGutter(), foldGutter(), drawSelection(), history(),
         indentOnInput(), bracketMatching(), highlightActiveLine(), lintGutter(),
         keymap.of([...runKey, indentWithTab, ...defaultKeymap, ...historyKeymap, ...foldKeymap]),
-        yaml(), syntaxHighlighting(highlight), celHighlight, theme, EditorView.lineWrapping, authoring(),
+        yaml(), syntaxHighlighting(highlight), celHighlight, theme, EditorView.lineWrapping, hangingIndent, authoring(),
         EditorState.tabSize.of(2),
-        EditorView.contentAttributes.of({ 'aria-label': label }),
+        // tabindex: the content is editable, hence focusable; said so, the
+        // scroller around it counts as keyboard-reachable (axe's scrollable-region-focusable).
+        EditorView.contentAttributes.of({ 'aria-label': label, tabindex: '0' }),
         EditorView.updateListener.of((u) => { if (u.docChanged && onChange) onChange(u.state.doc.toString()); }),
       ],
     }),

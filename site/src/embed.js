@@ -150,10 +150,22 @@ class Player {
     this.host.dataset.genplay = 'loading';
     this.status('Loading the engine…');
     const genplay = loadEngine();
+    // The scenario and the engine load side by side, and each failure is
+    // said as what it is: a page's scenario file, or genplay's engine.
+    const engineReady = genplay.ready.then(() => null, (e) => e);
     try {
-      [this.text] = await Promise.all([this.source(), genplay.ready]);
+      this.text = await this.source();
     } catch (e) {
       this.fail(`Cannot load the scenario: ${e.message}`);
+      return;
+    }
+    const failed = await engineReady;
+    if (failed) {
+      this.fail(`Cannot load the genplay engine from ${root.origin}: ${failed.message}. ` +
+        (root.origin !== location.origin
+          ? 'A page on another site needs the genplay site to allow it (Access-Control-Allow-Origin on /assets/) and its own Content-Security-Policy to allow the genplay site (script-src, connect-src and \'wasm-unsafe-eval\').'
+          : 'Reload the page to try again.'));
+      this.host.dataset.failure = 'engine';
       return;
     }
     this.run();

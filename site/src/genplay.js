@@ -300,19 +300,26 @@ const noCEL = (r) => typeof r?.skipped === 'string' && r.skipped.includes('no CE
  * dispatches "genplay:cel-loading" and then "genplay:cel-ready" (or
  * "genplay:cel-failed", and the run answers with the core's result and a
  * diagnostic that says why) on globalThis.
- * @param {{wasmURL: string, fullWasmURL?: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number}} where
+ *
+ * With defer, nothing loads until genplay.start(text): a page that knows its
+ * first scenario holds a CEL policy then loads the full build alone (it runs
+ * both families), not the core one too; the core build is the fallback when
+ * the full one does not load.
+ * @param {{wasmURL: string, fullWasmURL?: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number, defer?: boolean}} where
  */
 export function install(where) {
   if (globalThis.genplay) return globalThis.genplay;
-  const core = createEngine(where);
+  let deadline = where.deadlineMs ?? 20000;
+  let core = null;
+  const coreEngine = () => { core ||= createEngine({ ...where, deadlineMs: deadline }); return core; };
   let full = null; // the full build's API once it is ready
   let loading = null; // the promise of the full build
-  const active = () => full || core;
+  const active = () => full || coreEngine();
   const loadFull = () => {
     if (!loading) {
       api.loadingCEL = true;
       globalThis.dispatchEvent(new CustomEvent('genplay:cel-loading'));
-      const engine = createEngine({ ...where, wasmURL: where.fullWasmURL, deadlineMs: core.deadlineMs });
+      const engine = createEngine({ ...where, wasmURL: where.fullWasmURL, deadlineMs: deadline });
       loading = engine.ready.then(() => {
         full = engine;
         globalThis.dispatchEvent(new CustomEvent('genplay:cel-ready'));
@@ -328,32 +335,48 @@ export function install(where) {
     try {
       await loadFull();
     } catch (e) {
-      const r = fallback || await core.run(text, options);
+      const r = fallback || await coreEngine().run(text, options);
       r.diagnostics = [...(r.diagnostics || []), { file: '', line: 0, column: 0, severity: 'error', message: `cannot load the CEL engine: ${e.message}` }];
       return r;
     }
     return full.run(text, options);
   };
+  // start loads the build the first scenario needs, once; ready follows it.
+  let started = null;
+  let settle;
+  const ready = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  const start = (text) => {
+    if (!started) {
+      started = needsCEL(text) && where.fullWasmURL
+        ? loadFull().catch(() => coreEngine().ready)
+        : coreEngine().ready;
+      started.then(settle.resolve, settle.reject);
+    }
+    return ready;
+  };
   const api = {
     get version() { return active().version; },
-    ready: core.ready,
+    ready,
+    start,
     get crashed() { return active().crashed; },
-    get running() { return core.running || !!full?.running; },
-    get deadlineMs() { return core.deadlineMs; },
-    set deadlineMs(ms) { core.deadlineMs = ms; if (full) full.deadlineMs = ms; },
+    get running() { return !!core?.running || !!full?.running; },
+    get deadlineMs() { return deadline; },
+    set deadlineMs(ms) { deadline = ms; if (core) core.deadlineMs = ms; if (full) full.deadlineMs = ms; },
     get build() { return full ? 'full' : 'core'; },
     loadingCEL: false,
     async run(text, options) {
       if (full || !where.fullWasmURL) return active().run(text, options);
       if (needsCEL(text)) return withFull(text, options);
-      const r = await core.run(text, options);
+      const r = await coreEngine().run(text, options);
       return noCEL(r) ? withFull(text, options, r) : r;
     },
     // tool calls an authoring tool: in the core build when it has it, else
     // in the full build (loaded first, with the same events as for CEL).
     async tool(name, text, options) {
-      await core.ready.catch(() => {});
-      if (full || core.tools.includes(name) || !where.fullWasmURL) return active().tool(name, text, options);
+      await ready.catch(() => {});
+      if (full || !where.fullWasmURL) return active().tool(name, text, options);
+      await coreEngine().ready.catch(() => {});
+      if (core.tools.includes(name)) return core.tool(name, text, options);
       try {
         await loadFull();
       } catch (e) {
@@ -361,12 +384,13 @@ export function install(where) {
       }
       return full.tool(name, text, options);
     },
-    get tools() { return full ? full.tools : core.tools; },
+    get tools() { return full ? full.tools : core?.tools || []; },
     loadCEL() { return where.fullWasmURL ? loadFull() : Promise.reject(new Error('this page has no CEL build')); },
     stop() { return active().stop(); },
     injectFault(name) { return active().injectFault(name); },
     restart() { return active().restart(); },
   };
+  if (!where.defer) start('');
   globalThis.genplay = api;
   return api;
 }

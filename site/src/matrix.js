@@ -4,8 +4,9 @@
 // that writes a column's settings into the scenario.
 import { h, replace, $ } from './dom.js';
 import { setGenerateFields } from './scenario.js';
-import { refString, isPolicy, isCELPolicy, celEnabled } from './objects.js';
+import { refString, isPolicy, isCELPolicy, celEnabled, isKyvernoOwn } from './objects.js';
 import { readerOf } from './reader.js';
+import { reasonText } from './reasondocs.js';
 import { errorsIn, inputError, isCheck, stepFailed, failureOf, churnOnly } from './result.js';
 
 export const combos = [
@@ -23,6 +24,16 @@ const comboName = (c) => `sync ${c.synchronize ? 'on' : 'off'}, orphan ${c.orpha
  */
 export function createMatrix(page) {
   let seq = 0;
+  let shownFor = null; // the scenario text the table in #matrix is for
+  let allRows = false; // show the steps where every setting does the same too
+
+  // pending replaces a table of another text: a stale table is never shown.
+  function pending(text) {
+    if (shownFor === text) return;
+    shownFor = null;
+    replace($('#matrix'), h('p', { class: 'sub matrix-pending', role: 'status' },
+      'Running this scenario under the four settings…'));
+  }
 
   let last = null; // the four results of the text shown, for a redraw
   let showSame = false; // rows where every setting does the same are shown
@@ -31,15 +42,20 @@ export function createMatrix(page) {
     if (!page.ready()) return;
     const text = page.text();
     const mine = ++seq;
+    pending(text);
+    $('#matrix').setAttribute('aria-busy', 'true');
     const results = [];
     for (const override of combos) results.push(await page.engineRun(text, { override }));
     if (mine !== seq) return;
+    $('#matrix').removeAttribute('aria-busy');
+    shownFor = text;
     last = { results };
     draw();
   }
 
-  // In a matrix of more than FOLD_ROWS rows, runs of at least FOLD_RUN
-  // rows where the four settings do the same are folded into one row: what
+  // The rows where the four settings do the same are hidden unless every
+  // step is asked for (allRows); then, in a matrix of more than FOLD_ROWS
+  // rows, runs of at least FOLD_RUN such rows are folded into one row: what
   // differs is what the matrix is for.
   const FOLD_ROWS = 12;
   const FOLD_RUN = 3;
@@ -69,13 +85,16 @@ export function createMatrix(page) {
       const differs = new Set(cells.map((c) => c.textContent)).size > 1;
       if (differs) cells.forEach((c) => c.classList.add('differs'));
       cells.forEach((c, k) => { if (combos[k] === current) c.classList.add('current'); });
-      return { differs, tr: h('tr', {}, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells), label: `${i + 1}` };
+      return { differs, tr: h('tr', { class: differs ? 'differs' : 'same' }, h('th', { scope: 'row' }, `${i + 1}. ${s.summary}`), cells), label: `${i + 1}` };
     });
+    const differing = built.filter((b) => b.differs).length;
     const body = [];
     for (let k = 0; k < built.length;) {
       let end = k;
       while (end < built.length && !built[end].differs) end++;
-      if (!showSame && built.length > FOLD_ROWS && end - k >= FOLD_RUN) {
+      if (!allRows) {
+        // only the rows that differ
+      } else if (!showSame && built.length > FOLD_ROWS && end - k >= FOLD_RUN) {
         body.push(h('tr', { class: 'same-rows' }, h('th', { scope: 'row', colspan: String(combos.length + 1) },
           `${end - k} steps (${built[k].label}–${built[end - 1].label}) where all four settings do the same `,
           h('button', { type: 'button', class: 'linklike show-same', onclick: () => { showSame = true; draw(); } }, 'show them'))));
@@ -85,8 +104,15 @@ export function createMatrix(page) {
       if (end < built.length) body.push(built[end].tr);
       k = end + 1;
     }
-    replace($('#matrix'), h('table', { class: 'matrix' },
-      h('caption', {}, 'What Kyverno does at each step of this scenario, under each setting (hover or click a reaction for its reason)'),
+    const toggle = h('label', { class: 'matrix-all' }, h('input', {
+      type: 'checkbox', checked: allRows,
+      onchange: (ev) => { allRows = ev.target.checked; draw(); $('#matrix .matrix-all input')?.focus(); },
+    }), ` show every step (${rows.length}), not only the ${differing} where the settings differ`);
+    const hint = differing ? '' : h('p', { class: 'matrix-hint' },
+      rows.length ? `So far all four settings do the same at every step of this scenario. They differ in what happens afterwards: act on an object in the Cluster pane first (delete or edit a generated object, delete the policy or the trigger), then look again.`
+        : 'This scenario has no step yet.');
+    replace($('#matrix'), hint, rows.length ? toggle : '', h('table', { class: 'matrix', hidden: !differing && !allRows },
+      h('caption', {}, `What Kyverno does at each step of this scenario, under each setting: ${differing} of ${rows.length} step${rows.length === 1 ? '' : 's'} differ (hover or click a reaction for its reason)`),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'step'),
         combos.map((c) => {
           const isCurrent = current === c;
@@ -126,6 +152,8 @@ export function createMatrix(page) {
     open() { $('#matrix-box').open = true; },
     /** refresh runs the four combinations again when the matrix is open. */
     refresh() { if ($('#matrix-box').open) render(); },
+    /** textChanged takes down a table that is not for the scenario as it now reads. */
+    textChanged() { if ($('#matrix-box').open) pending(page.text()); },
   };
 }
 
@@ -148,22 +176,23 @@ function currentCombo(result) {
 }
 
 // reactions are what Kyverno (and the cluster) did in step i, each with its
-// reason; churn-only updates are left out.
+// reason; churn-only updates and Kyverno's own bookkeeping objects (its
+// webhook configuration, policy reports) are left out.
 function reactions(step, reader, i) {
   if (!step) return [];
   const changes = new Map((step.changes || []).map((c) => [refString(c.object), c]));
-  return (step.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note')
+  return (step.events || []).filter((e) => e.actor !== 'user' && e.action !== 'note' && !isKyvernoOwn(e.object))
     .filter((e) => !(e.action === 'updated' && e.object && churnOnly(changes.get(refString(e.object)))))
     .map((e) => {
       const ref = e.object ? refString(e.object) : '';
-      // A downstream Kyverno "keeps" while it is gone stays deleted.
-      const action = e.action === 'kept' && ref && !reader.get(i, e.object) ? 'stays deleted:' : e.action;
-      return { text: `${action} ${ref}`.trim(), reason: e.reason || '', action: e.action };
+      // What Kyverno leaves deleted (kept or ignored while it is gone) stays deleted.
+      const gone = ref && !reader.get(i, e.object) && (e.action === 'ignored' || e.action === 'kept');
+      return { text: `${gone ? 'stays deleted:' : e.action} ${ref}`.trim(), reason: e.reason || '', action: e.action };
     });
 }
 
 function reactionButton(x) {
-  const reason = h('div', { class: 'reason', hidden: true }, x.reason);
+  const reason = h('div', { class: 'reason', hidden: true }, reasonText(x.reason));
   return h('div', { class: 'reaction-line' },
     h('button', {
       type: 'button', class: `linklike reaction action-${x.action}`, title: x.reason, 'aria-expanded': 'false',

@@ -33,5 +33,19 @@ export const isPolicy = (o) => isLegacyPolicy(o) || isCELPolicy(o);
 
 export const isNamespace = (o) => o?.kind === 'Namespace' && o.apiVersion === 'v1';
 
+/**
+ * isKyvernoOwn tells Kyverno's own bookkeeping objects (an object or a
+ * ref): its webhook configurations, policy reports and UpdateRequests,
+ * which the views show apart from what the user and the policies made.
+ */
+export const isKyvernoOwn = (o) => {
+  const api = o?.apiVersion || '';
+  const kind = o?.kind || '';
+  return (/^admissionregistration\.k8s\.io\//.test(api) && /WebhookConfiguration$/.test(kind)) ||
+    (/^wgpolicyk8s\.io\//.test(api) && /PolicyReport$/.test(kind)) ||
+    (/^(openreports\.io|reports\.kyverno\.io)\//.test(api)) ||
+    (/^kyverno\.io\//.test(api) && kind === 'UpdateRequest');
+};
+
 /** celEnabled reads a CEL policy's spec.evaluation.<field>.enabled. */
 export const celEnabled = (o, field) => !!o?.spec?.evaluation?.[field]?.enabled;

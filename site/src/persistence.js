@@ -1,10 +1,13 @@
 // What the playground keeps in the browser's localStorage between visits:
-// the scenario's text, the view (the selected step, the open matrix) and the
-// text of a run that was stopped (not run again on load). Storage may be
+// the scenario's text, the text of the last result that ran (shown, marked
+// stale, when the scenario no longer runs), the view (the selected step, the
+// open matrix) and the text of a run that was stopped (not run again on
+// load). Storage may be
 // full or disabled: every read then finds nothing and every write is
 // dropped, and the page works without it.
 const KEYS = {
   text: 'genplay.scenario.v1',
+  ran: 'genplay.ran.v1',
   view: 'genplay.view.v1',
   stopped: 'genplay.stopped.v1',
 };
@@ -23,6 +26,10 @@ function write(key, value) {
 /** savedText is the scenario the user last had, or null. */
 export const savedText = () => read(KEYS.text);
 export const saveText = (text) => write(KEYS.text, text);
+
+/** ranText is the text of the last result that ran, or null: a reload with a broken scenario shows it. */
+export const ranText = () => read(KEYS.ran);
+export const saveRan = (text) => write(KEYS.ran, text);
 
 /** savedView is the last view ({step, matrix}), or null. */
 export function savedView() {

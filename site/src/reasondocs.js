@@ -1,8 +1,11 @@
-// The Kyverno documentation section a timeline reason comes from: the one
-// place the timeline's reasons are mapped to kyverno.io. An event is keyed
-// by its policy's family (the kind in its policy key), then by the first
-// pattern its reason (and action) matches; a reason no section covers gets
-// no link.
+// How a timeline reason is shown: the Kyverno documentation section it
+// comes from (the one place reasons are mapped to kyverno.io), and its
+// citations as links: "(Kyverno's code: URL)", which the engine writes
+// where a reason names the part of Kyverno that decided (a line of
+// kyverno/kyverno at the simulated release, engine/internal/upstream), and
+// kyverno#NNNN, an issue. An event is keyed by its policy's family (the
+// kind in its policy key), then by the first pattern its reason (and
+// action) matches; a reason no section covers gets no documentation link.
 import { h } from './dom.js';
 
 const CPOL = 'https://kyverno.io/docs/policy-types/cluster-policy/generate/';
@@ -52,4 +55,32 @@ export function docLink(e) {
   const d = docFor(e);
   if (!d) return '';
   return h('a', { class: 'doc-link', href: d.url, target: '_blank', rel: 'noopener', title: `Kyverno docs: ${d.title}` }, `Kyverno docs: ${d.title} ↗`);
+}
+
+// citation matches what reasonText turns into links.
+const citation = /\(Kyverno's code: (https:\/\/github\.com\/kyverno\/kyverno\/blob\/([^/\s]+)\/([^\s#)]+)#L(\d+))\)|\bkyverno#(\d+)/g;
+
+/**
+ * reasonText is a reason as text and links: a citation of Kyverno's code
+ * becomes "Kyverno's code: FILE:LINE ↗" linking to it, an issue number
+ * kyverno#N links to the issue. Everything else stays text.
+ */
+export function reasonText(reason) {
+  const out = [];
+  let at = 0;
+  for (const m of (reason || '').matchAll(citation)) {
+    out.push(reason.slice(at, m.index));
+    if (m[1]) {
+      const file = m[3].split('/').pop();
+      out.push('(', h('a', {
+        class: 'code-link', href: m[1], target: '_blank', rel: 'noopener',
+        title: `Kyverno ${m[2]}: ${m[3]}, line ${m[4]}`,
+      }, `Kyverno's code: ${file}:${m[4]} ↗`), ')');
+    } else {
+      out.push(h('a', { class: 'issue-link', href: `https://github.com/kyverno/kyverno/issues/${m[5]}`, target: '_blank', rel: 'noopener' }, `kyverno#${m[5]}`));
+    }
+    at = m.index + m[0].length;
+  }
+  out.push(reason.slice(at));
+  return out.filter((x) => x !== '');
 }

@@ -5,15 +5,15 @@
 import { h, replace, $ } from './dom.js';
 import { refString } from './objects.js';
 import { isCheck, stepFailed, failureOf, churnLine, churnOnly } from './result.js';
-import { docLink } from './reasondocs.js';
+import { docLink, reasonText } from './reasondocs.js';
 import { changeDiff } from './diff.js';
 import { changeLink } from './versions.js';
 
 /**
  * createTimeline renders the timeline, the stepper and the changes.
  * page: {state, steps(), currentStep(), reader(), render(), saveView(),
- * hideShare(), links}: state.step is the selected step, state.hideChurn the
- * churn switch.
+ * hideShare(), links}: state.step is the selected step (state.pinned when
+ * the user chose an earlier one), state.hideChurn the churn switch.
  */
 export function createTimeline(page) {
   const { state } = page;
@@ -35,6 +35,7 @@ export function createTimeline(page) {
     const n = page.steps().length;
     if (!n) return;
     state.step = Math.min(Math.max(i, 0), n - 1);
+    state.pinned = state.step < n - 1; // an earlier step, chosen: edits keep it while they can
     page.render();
     page.saveView();
     page.hideShare();
@@ -69,7 +70,7 @@ export function createTimeline(page) {
       e.object ? h('span', { class: 'ref' }, refString(e.object)) : '',
       e.policy ? h('span', { class: 'sub' }, ` (${e.policy}${e.rule ? ` / ${e.rule}` : ''})`) : '',
       (e.versionChanges || []).length ? [' ', ...e.versionChanges.map(changeLink)] : '',
-      e.reason ? h('div', { class: 'reason' }, e.reason, ' ', docLink(e)) : '');
+      e.reason ? h('div', { class: 'reason' }, reasonText(e.reason), ' ', docLink(e)) : '');
   }
 
   // The parts of a step's item that depend only on the step and its place,

@@ -15,9 +15,30 @@ const testKind = /^kind:\s*['"]?Test['"]?\s*(#.*)?$/m;
 const policyKind = /^\s*(-\s+)?kind:\s*['"]?(ClusterPolicy|Policy|GeneratingPolicy|NamespacedGeneratingPolicy)['"]?\s*(#.*)?$/m;
 const cliTest = /^apiVersion:\s*['"]?cli\.kyverno\.io\//m;
 
+// errorNote reads "file:line:col: message", one line of the tool's error.
+function errorNote(line) {
+  const m = /^(.+?):(\d+)(?::\d+)?: (.*)$/.exec(line);
+  return m ? { error: true, file: m[1], line: Number(m[2]), message: m[3] } : { error: true, file: '', line: 0, message: line };
+}
+
 // wrappable: text that is not a chainsaw Test but holds policies (or is a
 // Kyverno CLI test).
-export const wrappable = (text) => !(scenarioAPI.test(text) && testKind.test(text)) && (policyKind.test(text) || cliTest.test(text));
+export function wrappable(text) {
+  if (/^\s*\{/.test(text)) return wrappableJSON(text);
+  return !(scenarioAPI.test(text) && testKind.test(text)) && (policyKind.test(text) || cliTest.test(text));
+}
+
+// wrappableJSON is wrappable for a JSON text (kubectl get -o json): one
+// object, or a List of them.
+function wrappableJSON(text) {
+  let v;
+  try { v = JSON.parse(text); } catch { return false; }
+  const items = v?.kind === 'List' && Array.isArray(v.items) ? v.items : [v];
+  const isTest = (o) => /^chainsaw\.kyverno\.io\//.test(o?.apiVersion || '') && o.kind === 'Test';
+  const isPolicy = (o) => /^(kyverno\.io|policies\.kyverno\.io)\//.test(o?.apiVersion || '') &&
+    ['ClusterPolicy', 'Policy', 'GeneratingPolicy', 'NamespacedGeneratingPolicy'].includes(o.kind);
+  return !items.some(isTest) && items.some((o) => isPolicy(o) || /^cli\.kyverno\.io\//.test(o?.apiVersion || ''));
+}
 
 /**
  * createWrap wires the wrap into the playground.
@@ -36,11 +57,14 @@ export function createWrap(app) {
   function show(kind, title, notes, ...actions) {
     replace(box,
       h('p', { class: 'wrap-title' }, title),
-      notes.length ? h('ul', { class: 'diagnostics wrap-list' }, notes.map((n) => h('li', { class: `diag ${n.warning ? 'warning' : 'info'}` },
-        n.scenarioLine
+      notes.length ? h('ul', { class: 'diagnostics wrap-list' }, notes.map((n) => {
+        const severity = n.error ? 'error' : n.warning ? 'warning' : 'info';
+        const where = n.scenarioLine
           ? h('button', { type: 'button', class: 'linklike', onclick: () => app.gotoLine(n.scenarioLine) }, `line ${n.scenarioLine}`)
-          : `${n.file}:${n.line}`,
-        n.warning ? ' warning: ' : ': ', n.message))) : '',
+          : n.file ? `${n.file}${n.line ? `:${n.line}` : ''}` : '';
+        const label = severity === 'info' ? '' : `${severity}: `;
+        return h('li', { class: `diag ${severity}` }, where, where ? (label ? ` ${label}` : ': ') : label, n.message);
+      })) : '',
       h('div', { class: 'wrap-actions' }, ...actions, button('Dismiss', hide, 'wrap-dismiss')));
     box.dataset.kind = kind;
     box.hidden = false;
@@ -60,7 +84,7 @@ export function createWrap(app) {
     if (app.getText() !== text) return true; // the user typed on: the newer run decides
     if (a.error) {
       show('error', 'This text holds policies, but genplay cannot wrap it into a scenario:',
-        a.error.split('\n').filter(Boolean).map((m) => ({ warning: true, file: '', line: '', message: m })));
+        a.error.split('\n').filter(Boolean).map(errorNote));
       return false;
     }
     const r = a.result;
