@@ -3,7 +3,7 @@
 #
 #   - staticcheck (honnef.co/go/tools) over the module natively, and for
 #     js/wasm with and without the cel tag (the browser's core and full
-#     builds, the worker). The oracle's module (a harness, not the product)
+#     builds, the worker), the runs merged (-merge). The oracle's module (a harness, not the product)
 #     is vetted, not held to staticcheck.
 #   - unreachable code (golang.org/x/tools/cmd/deadcode): a function of the
 #     module that no program reaches, neither a native one (cmd/..., the
@@ -47,9 +47,13 @@ staticcheck() {
 	local sc
 	sc=$(tool staticcheck honnef.co/go/tools/cmd/staticcheck "$STATICCHECK_VERSION")
 	echo "staticcheck $STATICCHECK_VERSION: native, js/wasm, js/wasm -tags cel"
-	"$sc" ./...
-	GOOS=js GOARCH=wasm "$sc" ./...
-	GOOS=js GOARCH=wasm "$sc" -tags cel ./...
+	# One run per configuration, merged: code is unused (U1000) only when
+	# no configuration uses it (a field only native files read is used);
+	# any other finding of any run is reported.
+	"$sc" -f binary ./... >"$tmp/native.sc"
+	GOOS=js GOARCH=wasm "$sc" -f binary ./... >"$tmp/js.sc"
+	GOOS=js GOARCH=wasm "$sc" -tags cel -f binary ./... >"$tmp/cel.sc"
+	"$sc" -merge "$tmp/native.sc" "$tmp/js.sc" "$tmp/cel.sc"
 }
 
 deadcode() {
@@ -74,11 +78,13 @@ deadcode() {
 	} | sort -u >"$tmp/imported"
 	"$GO" list -f '{{range .Imports}}{{if eq . "testing"}}{{$.ImportPath}}{{"\n"}}{{end}}{{end}}' ./... | sort -u >"$tmp/helpers"
 	comm -23 "$tmp/imported" "$tmp/helpers" >"$tmp/programs"
-	# Dead in every configuration, in a package a program imports.
+	# Dead in every configuration, in a package a program imports, and not
+	# kept on purpose (scripts/deadcode.keep: a function a line, with why).
+	grep -v '^#' scripts/deadcode.keep | cut -d' ' -f1 | sort -u >"$tmp/keep"
 	join <(cut -d' ' -f1 "$tmp/js") <(cut -d' ' -f1 "$tmp/oracle") >"$tmp/both"
-	join "$tmp/both" "$tmp/native" | awk 'NR==FNR { prog[$1] = 1; next }
-		{ pkg = $1; sub(/\.[^.\/]*(\.[^.\/]*)?$/, "", pkg) } prog[pkg] { print $2 ": unreachable func: " $1; n++ }
-		END { exit n > 0 }' "$tmp/programs" - || {
+	join "$tmp/both" "$tmp/native" | awk 'FILENAME == ARGV[1] { keep[$1] = 1; next } FILENAME == ARGV[2] { prog[$1] = 1; next }
+		{ pkg = $1; sub(/\.[^.\/]*(\.[^.\/]*)?$/, "", pkg) } prog[pkg] && !keep[$1] { print $2 ": unreachable func: " $1; n++ }
+		END { exit n > 0 }' "$tmp/keep" "$tmp/programs" - || {
 		echo "deadcode: the functions above are reached by no program: delete them, or move what only tests use into a _test.go file" >&2
 		return 1
 	}

@@ -99,6 +99,7 @@ func checkRequest(signer string, req *pki.Request, usages []string) error {
 			return fmt.Errorf("subject organization is not system:nodes")
 		}
 		if !strings.HasPrefix(req.Subject.CommonName(), "system:node:") {
+			//lint:ignore ST1005 Kubernetes' own wording (certificates/v1 ValidateKubeletServingCSR), colon included
 			return fmt.Errorf("subject common name does not begin with system:node:")
 		}
 	}

@@ -114,7 +114,7 @@ func ParseKey(data []byte) (*Key, error) {
 
 // spki is the public key as requests and certificates carry it.
 func (p PublicKey) spki() subjectPublicKeyInfo {
-	return subjectPublicKeyInfo{Algorithm: rsaAlgorithm, PublicKey: bitString(mustMarshal(pkcs1PublicKey{N: p.N, E: p.E}))}
+	return subjectPublicKeyInfo{Algorithm: rsaAlgorithm, PublicKey: bitString(mustMarshal(pkcs1PublicKey(p)))}
 }
 
 func publicKeyOf(s subjectPublicKeyInfo) (PublicKey, error) {
@@ -128,7 +128,7 @@ func publicKeyOf(s subjectPublicKeyInfo) (PublicKey, error) {
 	if p.N == nil || p.N.Sign() <= 0 {
 		return PublicKey{}, errors.New("the RSA public key has no modulus")
 	}
-	return PublicKey{N: p.N, E: p.E}, nil
+	return PublicKey(p), nil
 }
 
 // signature is the simulated signature of msg by the key whose secret

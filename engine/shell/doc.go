@@ -8,7 +8,7 @@
 // the operators; the parser (parse.go) builds the AST (ast.go): a List of
 // and-or lists of pipelines, each a kubectl call with its pipe stages
 // (into jq, grep or another kubectl), a builtin, an assignment, or an
-// if/for/while/until. ParseScript, ParseScriptEnv and ParseCommand parse;
+// if/for/while/until. parseScriptEnv and ParseCommand parse;
 // what genplay cannot interpret honestly is a *scenario.UnsupportedError
 // saying why. Run interprets (interp.go): lists in order, && and || on the
 // status so far, !, set -e, loops bounded by a work limit, variables and

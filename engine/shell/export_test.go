@@ -15,3 +15,9 @@ var Grep = grep
 // KubeconfigsAvailable says whether this build has kubeconfigs, client
 // certificates and openssl (the browser's core build has not).
 const KubeconfigsAvailable = kubeconfigMissing == ""
+
+// ParseScriptEnv is parseScriptEnv for the package's external tests.
+func ParseScriptEnv(content string, env map[string]string) (List, error) {
+	list, _, err := parseScriptEnv(content, env)
+	return list, err
+}

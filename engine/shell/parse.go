@@ -23,7 +23,7 @@ var kyvernoPods = []*regexp.Regexp{
 	regexp.MustCompile(`kubectl\s[^|\n]*\bget\s+(?:po|pod|pods)\b[^|\n]*\s(?:-A|--all-namespaces)\b[^\n]*kyverno`),
 }
 
-// ParseScriptEnv parses a script operation's content: kubectl calls,
+// parseScriptEnv parses a script operation's content: kubectl calls,
 // optionally piped into jq, grep or another kubectl, with heredocs as
 // input; the builtins exit, true, false, :, echo, test, [, seq, sleep,
 // break, continue and set; assignments and $(...); joined by newlines,
@@ -31,14 +31,8 @@ var kyvernoPods = []*regexp.Regexp{
 // and until. env holds chainsaw's variables (it sets $NAMESPACE), which
 // expand now; the script's own expand when it runs, and one it never sets
 // is unsupported. Anything genplay cannot interpret honestly returns an
-// *scenario.UnsupportedError.
-func ParseScriptEnv(content string, env map[string]string) (List, error) {
-	list, _, err := parseScriptEnv(content, env)
-	return list, err
-}
-
-// parseScriptEnv is ParseScriptEnv, with the names of the variables the
-// script sets and reads.
+// *scenario.UnsupportedError. It also returns the names of the variables
+// the script sets and reads.
 func parseScriptEnv(content string, env map[string]string) (List, *shellNames, error) {
 	for _, re := range kyvernoPods {
 		if m := re.FindStringSubmatch(content); m != nil {

@@ -51,7 +51,7 @@ func out(t *testing.T, expr string, objects ...string) (string, string) {
 	}
 	for _, e := range h.since(m) {
 		if e.Action == timeline.ActionFailed {
-			require.NotEmpty(t, h.diags, "a failure is diagnosed at its expression")
+			require.NotEmpty(t, h.Diags, "a failure is diagnosed at its expression")
 			return "", e.Reason
 		}
 	}

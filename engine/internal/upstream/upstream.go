@@ -68,6 +68,7 @@ func Parse(s string) (Version, error) {
 	for i, r := range Releases {
 		names[i] = string(r.Version)
 	}
+	//lint:ignore ST1005 the message begins with the product's name, a proper noun
 	return "", fmt.Errorf("Kyverno %s is not simulated: genplay simulates %s (the default is the latest, %s)",
 		s, strings.Join(names, ", "), Latest)
 }
