@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/policy"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/source"
@@ -299,7 +300,8 @@ func BenchmarkParsePolicy(b *testing.B) {
 			b.Fatal(diags)
 		}
 		p, diags := policy.Parse(docs[0], nil)
-		diags = append(diags, policy.Validate(p, store)...)
+		d, _ := policy.ValidateAt(p, store, upstream.Latest)
+		diags = append(diags, d...)
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}

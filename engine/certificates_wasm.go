@@ -12,7 +12,9 @@ import (
 // The browser's builds have no certificates API (certificates.go):
 // a CertificateSigningRequest is stored as written, and nothing signs it.
 
-func (s *Session) certificateStrategy(admission.UserInfo, resource.Object, resource.Object) error { return nil }
+func (s *Session) certificateStrategy(admission.UserInfo, resource.Object, resource.Object) error {
+	return nil
+}
 
 // UpdateApproval is not in this build: the shell's kubectl certificate,
 // its only caller, is not either.

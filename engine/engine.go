@@ -44,10 +44,6 @@ type KyvernoChange = upstream.Change
 // family (Options.Families) lacks that family's changes.
 func KyvernoChanges() []*KyvernoChange { return upstream.Changes() }
 
-// LookupKyvernoChange returns the changes a timeline event's VersionChanges
-// names (one per family the pull request changed), or none.
-func LookupKyvernoChange(id string) []*KyvernoChange { return upstream.Lookup(id) }
-
 // ParseKyvernoVersion reads a release as a user writes it ("v1.19.1",
 // "1.19.1", "latest"; "" is the default) and returns its canonical name,
 // or an error that lists the simulated releases.

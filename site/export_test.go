@@ -199,4 +199,3 @@ func TestPlaygroundReasonLinks(t *testing.T) {
 		t.Logf("sections linked from the gallery: %v", seen)
 	})
 }
-

@@ -181,7 +181,7 @@ func NewAuthority(seed []byte, subject Name, notBefore, notAfter time.Time) *Aut
 // Certificate is the authority's certificate; CertificatePEM its PEM
 // (nil for one AuthorityOf made).
 func (a *Authority) Certificate() *Certificate { return a.cert }
-func (a *Authority) CertificatePEM() []byte   { return a.pem }
+func (a *Authority) CertificatePEM() []byte    { return a.pem }
 
 // Issue is the PEM certificate the authority issues for t.
 func (a *Authority) Issue(t Template) []byte {

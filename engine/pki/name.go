@@ -179,4 +179,3 @@ func nameOf(rdns []rdnSET) (Name, error) {
 	}
 	return n, nil
 }
-

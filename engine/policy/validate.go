@@ -26,7 +26,6 @@ type KindResolver interface {
 	Namespaced(apiVersion, kind string) (namespaced, known bool)
 }
 
-
 // userVariables are the admission-only variables rejected in background mode.
 var userVariables = []*regexp.Regexp{
 	regexp.MustCompile(`[^\.](serviceAccountName)\b`),
@@ -46,16 +45,11 @@ var anchorKey = regexp.MustCompile(`^([+<=X^])?\((.+)\)$`)
 // backgroundHint precedes background-mode errors, as in Kyverno.
 const backgroundHint = "only select variables are allowed in background mode. Set spec.background=false to disable background mode for this policy rule: "
 
-// Validate runs the checks of Kyverno's policy webhook that matter for
-// generate rules, plus the generic rule checks they depend on, as the
-// latest release does. kinds may be nil: scope checks are then skipped.
-func Validate(p *Policy, kinds KindResolver) source.Diagnostics {
-	diags, _ := ValidateAt(p, kinds, upstream.Latest)
-	return diags
-}
-
-// ValidateAt is Validate as Kyverno release kyverno does it. changes name
-// the changes between releases whose checks refused something.
+// ValidateAt runs the checks of Kyverno's policy webhook that matter for
+// generate rules, plus the generic rule checks they depend on, as Kyverno
+// release kyverno does them. kinds may be nil: scope checks are then
+// skipped. changes name the changes between releases whose checks refused
+// something.
 func ValidateAt(p *Policy, kinds KindResolver, kyverno upstream.Version) (diags source.Diagnostics, changes []string) {
 	v := &validator{p: p, kinds: kinds, kyverno: kyverno, d: &schema.Diags{Doc: p.Source, File: p.File}}
 	v.validate()

@@ -372,4 +372,3 @@ func (r *runner) authenticate(u *userInfo) (admission.UserInfo, error) {
 	}
 	return user, nil
 }
-

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
-
 )
 
 // kubectl config: the kubeconfig file $KUBECONFIG (or --kubeconfig) names,
@@ -410,4 +409,3 @@ func (r *runner) configContexts(c *Command, k *kubeconfig, names []string, o *ku
 	}
 	_ = w.Flush()
 }
-

@@ -376,4 +376,3 @@ func (o *opensslRun) sign(in []byte) {
 	fmt.Fprintf(&o.stderr, "Certificate request self-signature ok\nsubject=%s\n", req.Subject)
 	o.output("out", ca.Issue(pki.Template{Subject: req.Subject, PublicKey: req.PublicKey, NotBefore: now, NotAfter: now.Add(d)}))
 }
-

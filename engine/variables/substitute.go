@@ -1,9 +1,9 @@
 package variables
 
 import (
-	"iter"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"regexp"
 	"slices"
 	"strconv"

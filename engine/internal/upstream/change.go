@@ -91,18 +91,6 @@ func Changes() []*Change {
 	return out
 }
 
-// Lookup returns the changes registered under id (one per family it
-// concerns), or none.
-func Lookup(id string) []*Change {
-	var out []*Change
-	for _, c := range Changes() {
-		if c.ID == id {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // In reports whether release v behaves the new way.
 func (c *Change) In(v Version) bool { return v.AtLeast(c.Since) }
 
