@@ -37,7 +37,7 @@ export function installConvert({ genplay, scenario, adopt, showLine }) {
 
   const status = h('p', { class: 'convert-status', role: 'status', 'aria-live': 'polite' });
   const findings = h('div', { class: 'convert-findings', 'aria-label': 'Findings of the conversion' });
-  const runs = h('div', { class: 'convert-runs', 'aria-label': 'The two runs side by side' });
+  const runs = h('div', { class: 'convert-runs', role: 'region', tabindex: '0', 'aria-label': 'The two runs side by side' });
   const editorBox = h('div', { class: 'editor convert-editor' });
   const compareButton = h('button', { type: 'button', dataset: { action: 'convert-compare' }, title: 'Run the converted scenario as it is in the editor and compare again (Ctrl+Enter)', onclick: () => compare(true) }, 'Compare again');
   const resetButton = h('button', { type: 'button', dataset: { action: 'convert-reset' }, onclick: reset }, "Reset to the converter's");
