@@ -158,7 +158,7 @@ serve: site $(BUILD)/genplay ## build the playground and serve it and the API on
 
 FORCE:
 
-size: ## report both wasm builds' raw, gzip and brotli sizes; fail above 1.5 MB (core) or 3.5 MB (full) brotli
+size: ## report both wasm builds' raw, gzip and brotli sizes against their budgets (1.5 MB core, 3.5 MB full brotli); fail above the ceilings of site/size.mjs
 	node site/size.mjs $(DIST)
 
 size-by-package: ## show which Go packages the wasm's code comes from
