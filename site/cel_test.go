@@ -85,15 +85,28 @@ func TestCELPlayground(t *testing.T) {
 		p.shot("cel-02-recreated")
 	})
 
-	t.Run("deleting it a second time is Kyverno 1.19's outcome: not recreated, kyverno#17265", func(t *testing.T) {
+	t.Run("deleting it a second time: v1.19.1 recreates it again (kyverno#17453), v1.19.0 does not (kyverno#17265)", func(t *testing.T) {
 		p.t = t
 		p.selectObject(netpol)
 		p.act("delete")
 		events := p.lastStepEvents()
-		assert.False(t, hasEvent(events, "recreated", netpol), "timeline of the last step: %v", events)
+		assert.True(t, hasEvent(events, "recreated", netpol), "v1.19.1, the default: timeline of the last step: %v", events)
+		assert.True(t, p.hasObject(netpol))
+		assert.Contains(t, p.lastStepText(), "kyverno#17453")
+
+		pick := func(version string) {
+			p.afterRun(func() {
+				eval[chromedp.Void](p, fmt.Sprintf(`(() => { const s = document.querySelector('#kyverno-version'); s.value = %s;
+					s.dispatchEvent(new Event('change', {bubbles: true})); })()`, js(version)))
+			})
+		}
+		pick("v1.19.0")
+		events = p.lastStepEvents()
+		assert.False(t, hasEvent(events, "recreated", netpol), "v1.19.0: timeline of the last step: %v", events)
 		assert.False(t, p.hasObject(netpol))
 		assert.Contains(t, p.lastStepText(), "kyverno#17265")
 		p.shot("cel-03-second-delete")
+		pick("v1.19.1")
 	})
 
 	t.Run("the first result of a CEL page, from a share link", func(t *testing.T) {

@@ -59,11 +59,18 @@ func (p *page) click(sel string) {
 // families part ways, kyverno#17265), Convert shows the GeneratingPolicy in
 // an editor and the two runs side by side, the second deletion marked as a
 // family difference; adopting puts the converted scenario in the editor.
+// The page simulates Kyverno v1.19.0, whose GeneratingPolicy recreates a
+// deleted downstream only once (kyverno#17265; v1.19.1 fixed it, and there
+// the two runs agree): the dialog compares under the page's release.
 func TestConvertToGeneratingPolicy(t *testing.T) {
 	b := newBrowser(t)
 	p := b.page(true)
 	p.open("")
 	p.loadExample(netpolExample)
+	p.afterRun(func() {
+		eval[chromedp.Void](p, `(() => { const s = document.querySelector('#kyverno-version'); s.value = 'v1.19.0';
+			s.dispatchEvent(new Event('change', {bubbles: true})); })()`)
+	})
 	assert.False(t, eval[bool](p, `document.querySelector('#convert').hidden`), "the toolbar offers the conversion for a ClusterPolicy scenario")
 	for range 2 {
 		p.selectObject(netpol)

@@ -133,7 +133,8 @@ func TestPlaygroundAbout(t *testing.T) {
 	p.open("")
 	p.do(chromedp.Click(chromedp.CSS("#about")))
 	p.waitFor(`document.querySelector('#about-dialog').open`, "the About panel")
-	assert.Contains(t, eval[string](p, `document.querySelector('#about-version').textContent`), "Kyverno "+engine.KyvernoVersion)
+	assert.Contains(t, eval[string](p, `document.querySelector('#about-version').textContent`), "the default is the latest, "+engine.KyvernoVersion,
+		"the panel names the release simulated by default")
 	items := eval[[]string](p, `[...document.querySelectorAll('#about-differences li')].map((li) => li.textContent)`)
 	assert.Equal(t, about.Differences, items)
 	require.NotEmpty(t, items)

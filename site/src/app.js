@@ -147,7 +147,7 @@ const page = {
 };
 
 // Convert to GeneratingPolicy (convert.js): adopting is an action, undone by Undo.
-page.convert = installConvert({ genplay, scenario: page.text, adopt: page.edit, showLine: (line) => gotoLine(editor, line) });
+page.convert = installConvert({ genplay, scenario: page.text, adopt: page.edit, showLine: (line) => gotoLine(editor, line), kyverno: () => state.kyverno });
 page.links = createLinks(page);
 const timeline = createTimeline(page);
 const clusterView = createClusterView(page);

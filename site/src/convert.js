@@ -28,7 +28,7 @@ const CAUSES = {
  * @param {{genplay: object, scenario: () => string, adopt: (text: string) => void, showLine: (line: number) => void}} app
  * @returns {{refresh: () => void, open: () => void}}
  */
-export function installConvert({ genplay, scenario, adopt, showLine }) {
+export function installConvert({ genplay, scenario, adopt, showLine, kyverno = () => undefined }) {
   const state = { source: null, converted: '', edited: null, busy: false, seq: 0 };
   let editor = null;
 
@@ -106,7 +106,8 @@ export function installConvert({ genplay, scenario, adopt, showLine }) {
       : 'Loading the CEL engine (GeneratingPolicy support, about 3.5 MB), then converting…', 'warn');
     let answer;
     try {
-      answer = await genplay.tool('migrate', state.source, edited ? { converted: edited } : undefined);
+      // Both runs simulate the release the page simulates.
+      answer = await genplay.tool('migrate', state.source, { kyvernoVersion: kyverno(), ...(edited ? { converted: edited } : {}) });
     } catch (e) {
       answer = { error: `internal error: ${e.message}` };
     } finally {
