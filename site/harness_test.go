@@ -328,7 +328,19 @@ func (p *page) selectObject(ref string) {
 	sel := fmt.Sprintf(`#cluster button.object[data-ref=%s]`, js(ref))
 	p.waitFor(fmt.Sprintf(`document.querySelector(%s)`, js(sel)), ref+" in the cluster view")
 	if eval[string](p, fmt.Sprintf(`document.querySelector(%s).getAttribute('aria-pressed')`, js(sel))) != "true" {
-		p.do(chromedp.Click(chromedp.CSS(sel)))
+		// The cluster view may re-render the button between finding it and
+		// clicking it (DevTools: "Could not find node with given id"): the
+		// user's click then lands on the new button, so find it again.
+		var err error
+		for range 3 {
+			ctx, cancel := context.WithTimeout(p.ctx, timeout)
+			err = chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel)))
+			cancel()
+			if err == nil || !strings.Contains(err.Error(), "Could not find node") {
+				break
+			}
+		}
+		require.NoError(p.t, err)
 	}
 	p.waitFor(fmt.Sprintf(`document.querySelector('#details h3')?.textContent === %s`, js(ref)), ref+" selected")
 }
