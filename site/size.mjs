@@ -1,5 +1,5 @@
 // Reports both wasm builds' sizes raw, gzip -9 and brotli (max quality) and
-// fails when either is over its brotli budget: node size.mjs DIST
+// warns when either is over its brotli budget and fails above its ceiling: node size.mjs DIST
 //   core  assets/genplay-HASH.wasm      no CEL, loaded first       1.5 MB
 //   full  assets/genplay-cel-HASH.wasm  with the CEL family        3.5 MB
 // The budgets are the targets. Since 2026-12-02 both builds are over them

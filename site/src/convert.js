@@ -25,7 +25,7 @@ const CAUSES = {
 
 /**
  * installConvert adds the toolbar button and the dialog.
- * @param {{genplay: object, scenario: () => string, adopt: (text: string) => void, showLine: (line: number) => void}} app
+ * @param {{genplay: object, scenario: () => string, adopt: (text: string) => void, showLine: (line: number) => void, kyverno?: () => (string|undefined)}} app (kyverno: the release the page simulates)
  * @returns {{refresh: () => void, open: () => void}}
  */
 export function installConvert({ genplay, scenario, adopt, showLine, kyverno = () => undefined }) {
