@@ -1,6 +1,7 @@
 package controller
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 
@@ -573,7 +574,7 @@ func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo
 	delete(next, "status")
 	created, err := w.f.core.Create(admission.UserInfo{Username: admission.BackgroundUser}, next)
 	if err != nil {
-		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, "could not recreate the downstream: "+err.Error())
+		w.f.emit(timeline.ActionFailed, &r, p, singleRule(p), nil, recreateFailure(r, err))
 		return
 	}
 	if recreateRekeys.In(w.f.cfg.Kyverno) {
@@ -589,6 +590,17 @@ func (w *watchManager) handleDelete(obj resource.Object, user admission.UserInfo
 	w.f.emitChange(recreateRekeys, timeline.ActionRecreated, &r, p, singleRule(p), nil,
 		"synchronize is on: Kyverno's watch saw the deletion and recreated the downstream from its cache (new UID; its cache keeps the old one, "+
 			"so a second deletion is not recreated): "+recreateRekeys.Says())
+}
+
+// recreateFailure says why the watch's recreate failed. A namespaced
+// downstream whose create is NotFound lost its Namespace (the trigger
+// Namespace was deleted and took its contents with it): Kyverno's watch
+// still tries, and the API server refuses.
+func recreateFailure(r resource.Ref, err error) string {
+	if r.Namespace != "" && errors.Is(err, cluster.ErrNotFound) {
+		return "could not recreate the downstream: its Namespace " + r.Namespace + " is gone, and the API server refuses to create objects in it (" + err.Error() + ")"
+	}
+	return "could not recreate the downstream: " + err.Error()
 }
 
 // recreateRekeys is gpol.RecreateTracked (kyverno#17453): handleDelete
