@@ -94,6 +94,10 @@ type Options struct {
 	// built with WORKER_TAGS=cel: cmd/worker/README.md), and
 	// answers a GeneratingPolicy with a skip that says so.
 	Families []engine.Family
+	// Scripts is the interpreter of script and command operations every
+	// run uses (engine.Options.Scripts): cmd/genplay serve and cmd/worker
+	// pass package shell's.
+	Scripts engine.Scripts
 }
 
 // Handler returns the API. It keeps no state between requests beyond the
@@ -107,6 +111,7 @@ func Handler(opts Options) http.Handler {
 		logger:      opts.Logger,
 		run:         opts.Run,
 		families:    opts.Families,
+		scripts:     opts.Scripts,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -169,6 +174,7 @@ type server struct {
 	logger   *slog.Logger
 	run      func(string, []byte, engine.Options) *timeline.Result
 	families []engine.Family
+	scripts  engine.Scripts
 	gallery  func() ([]byte, error)
 	routes   map[string]route
 }
@@ -615,7 +621,7 @@ var (
 // engine.Options.Context). A panic in the engine is recovered, logged and
 // returned as errPanic.
 func (s *server) execute(ctx context.Context, release func(), file string, data []byte, opts engine.Options) (*timeline.Result, error) {
-	opts.Families = s.families
+	opts.Families, opts.Scripts = s.families, s.scripts
 	type outcome struct {
 		res *timeline.Result
 		err error
