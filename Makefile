@@ -113,9 +113,9 @@ tidy-check: ## fail when go mod tidy would change go.mod or go.sum (the product'
 	$(GO) mod tidy -diff
 	cd oracle && $(GO) mod tidy -diff
 
-# staticcheck and deadcode at fixed versions, built into site/build/tools
+# gofmt, and staticcheck and deadcode at fixed versions, built into site/build/tools
 # outside the product's go.mod (scripts/lint.sh says what each checks).
-lint: ## staticcheck natively and for js/wasm; fail on a function no program reaches (deadcode)
+lint: ## gofmt; staticcheck natively and for js/wasm; fail on a function no program reaches (deadcode)
 	GO=$(GO) scripts/lint.sh
 
 vet: ## go vet natively and for js/wasm (and the oracle's module, natively)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -204,24 +205,67 @@ func TestJSONBodiesWithDuplicateOrCaseFoldedKeysAreRefused(t *testing.T) {
 // with what was exceeded (the issue's 150-byte sleep used to answer 719
 // MB); one that ends answers 200 with a body the timeline limit bounds.
 // The run-wide budgets are a tenth of the defaults, as in the engine's
-// test, to keep the test fast.
+// test, to keep the test fast. With compareVersions a run a limit stopped
+// answers the same, after that one run (the latest release's), not one
+// per release.
 func TestRunawayInputIsAnsweredWithinTheTimelineLimit(t *testing.T) {
-	h := api.Handler(api.Options{Run: func(file string, data []byte, opts engine.Options) *timeline.Result {
-		opts.Limits = engine.Limits{Work: engine.DefaultLimits.Work / 10, Requests: engine.DefaultLimits.Requests / 10}
-		return engine.Run(file, data, opts)
-	}})
+	runs := &countingRun{limits: engine.Limits{Work: engine.DefaultLimits.Work / 10, Requests: engine.DefaultLimits.Requests / 10}}
+	h := api.Handler(api.Options{Run: runs.run})
+	compare := func(t *testing.T, data []byte) (int, []byte) {
+		t.Helper()
+		res := do(t, h, http.MethodPost, "/api/v1/run?compareVersions=true", "text/yaml", data)
+		return res.StatusCode, readAll(t, res)
+	}
 	for _, in := range hostile.Runaway() {
 		t.Run(in.Name, func(t *testing.T) {
 			code, body := post(t, h, "text/yaml", in.Data)
 			assert.LessOrEqual(t, len(body), engine.DefaultLimits.TimelineBytes+1<<20)
+			runs.ran()
 			if strings.Contains(in.Want, "limit exceeded") || strings.Contains(in.Want, "work budget") {
 				assert.Equal(t, http.StatusUnprocessableEntity, code)
 				assert.Contains(t, string(body), `"error": "scenario.yaml:`)
 				assert.Contains(t, string(body), "run stopped: limit exceeded")
+
+				ccode, cbody := compare(t, in.Data)
+				assert.Equal(t, code, ccode, "compareVersions: the same status")
+				assert.Equal(t, string(body), string(cbody), "compareVersions: the same answer")
+				assert.Equal(t, []string{engine.KyvernoVersion}, runs.ran(), "compareVersions: one run, the latest release's")
 				return
 			}
 			assert.Equal(t, http.StatusOK, code)
 			assert.Contains(t, string(body), in.Want) // Want is a part of the timeline's JSON
+
+			ccode, cbody := compare(t, in.Data)
+			assert.Equal(t, http.StatusOK, ccode, "compareVersions: %s", truncate(cbody))
+			assert.Contains(t, string(cbody), `"format": "genplay.versions/v1"`)
+			assert.LessOrEqual(t, len(cbody), len(engine.KyvernoVersions())*(engine.DefaultLimits.TimelineBytes+1<<20))
+			assert.Len(t, runs.ran(), len(engine.KyvernoVersions()), "compareVersions: one run per release")
 		})
 	}
+}
+
+// TestCompareVersionsStopsAtTheFirstReleaseALimitStops: a scenario that
+// only an older release's run exceeds a limit with answers 422 naming
+// that release, and no release older than it runs.
+func TestCompareVersionsStopsAtTheFirstReleaseALimitStops(t *testing.T) {
+	var mu sync.Mutex
+	var ran []string
+	h := api.Handler(api.Options{Run: func(file string, data []byte, opts engine.Options) *timeline.Result {
+		mu.Lock()
+		ran = append(ran, opts.KyvernoVersion)
+		mu.Unlock()
+		if opts.KyvernoVersion == "v1.19.0" {
+			opts.Limits = engine.Limits{Work: 1}
+		}
+		return engine.Run(file, data, opts)
+	}})
+	list, err := api.Examples()
+	require.NoError(t, err)
+	res := do(t, h, http.MethodPost, "/api/v1/run?compareVersions=true", "text/yaml", []byte(list[0].Scenario))
+	require.Equal(t, http.StatusUnprocessableEntity, res.StatusCode)
+	msg, diags := errorOf(t, res)
+	assert.Contains(t, msg, "run stopped: limit exceeded")
+	assert.Contains(t, msg, "(in the run under Kyverno v1.19.0: compareVersions stops at the first release a limit stops)")
+	assert.NotEmpty(t, diags)
+	assert.Equal(t, []string{"v1.19.1", "v1.19.0"}, ran, "v1.18.2 never ran")
 }

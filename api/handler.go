@@ -242,6 +242,9 @@ type runRequest struct {
 	// KyvernoVersion is the Kyverno release to simulate ("" the latest);
 	// the answer's timeline names it (its "kyverno").
 	KyvernoVersion *string `json:"kyvernoVersion"`
+	// CompareVersions runs the scenario under every simulated release and
+	// answers their comparison (genplay.versions/v1).
+	CompareVersions *bool `json:"compareVersions"`
 }
 
 // runInput is a run request, read.
@@ -250,6 +253,9 @@ type runInput struct {
 	data   []byte
 	opts   engine.Options
 	format string // the timeline's format (timeline.MarshalAs)
+	// compare asks for the scenario under every release, compared
+	// (engine.CompareRuns).
+	compare bool
 }
 
 // requestError is a request the API refuses, with its status.
@@ -295,7 +301,12 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in.opts.Context = ctx
-	res, err := s.execute(ctx, release, in.file, in.data, in.opts)
+	work := func() answer { return answer{res: s.runOne(in.file, in.data, in.opts)} }
+	if in.compare {
+		work = func() answer { return s.compareVersions(in.file, in.data, in.opts) }
+	}
+	ans, err := s.execute(ctx, release, in.file, work)
+	res := ans.res
 	switch {
 	case errors.Is(err, errPanic):
 		writeError(w, http.StatusInternalServerError, "internal error")
@@ -305,10 +316,20 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusServiceUnavailable, err.Error())
 		return
 	}
+	if ans.compared != nil {
+		body, err := encode(ans.compared)
+		if err != nil {
+			s.logger.Error("api: marshal the comparison", "error", err)
+			writeError(w, http.StatusInternalServerError, "internal error")
+			return
+		}
+		writeBytes(w, http.StatusOK, body)
+		return
+	}
 	if engine.IsInternalError(res) {
 		// The engine recovered a panic; its diagnostic holds a stack, which
 		// is logged, never shown.
-		s.logger.Error("api: internal error in the engine", "file", in.file, "diagnostics", res.Diagnostics)
+		s.logger.Error("api: internal error in the engine", "file", in.file, "kyverno", ans.kyverno, "diagnostics", res.Diagnostics)
 		writeError(w, http.StatusInternalServerError, "internal error")
 		return
 	}
@@ -320,6 +341,9 @@ func (s *server) serveRun(w http.ResponseWriter, r *http.Request) {
 		// A limit stopped the run: what genplay answers from there on is
 		// not what Kyverno would do, so the answer is an error that says
 		// what was exceeded, with the diagnostics.
+		if ans.kyverno != "" {
+			d += fmt.Sprintf(" (in the run under Kyverno %s: compareVersions stops at the first release a limit stops)", ans.kyverno)
+		}
 		writeJSON(w, http.StatusUnprocessableEntity, errorBody{Error: d, Diagnostics: res.Diagnostics})
 		return
 	}
@@ -388,8 +412,7 @@ func (s *server) acquire(ctx context.Context) (release func(), err error) {
 
 // readRun reads a run request in either form.
 func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, error) {
-	var in runInput
-	file, override, format, kyverno, err := queryOptions(r.URL.Query())
+	in, err := queryOptions(r.URL.Query())
 	if err != nil {
 		return in, err
 	}
@@ -428,12 +451,12 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, erro
 		}
 		data = []byte(*req.Scenario)
 		if req.File != nil {
-			if file, err = checkFile(*req.File); err != nil {
+			if in.file, err = checkFile(*req.File); err != nil {
 				return in, err
 			}
 		}
 		if req.KyvernoVersion != nil {
-			if kyverno, err = checkKyvernoVersion("kyvernoVersion", *req.KyvernoVersion); err != nil {
+			if in.opts.KyvernoVersion, err = checkKyvernoVersion("kyvernoVersion", *req.KyvernoVersion); err != nil {
 				return in, err
 			}
 		}
@@ -441,9 +464,13 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, erro
 			if err := timeline.CheckFormat(*req.Format); err != nil {
 				return in, fmt.Errorf(`"format": %w`, err)
 			}
-			format = *req.Format
+			in.format = *req.Format
+		}
+		if req.CompareVersions != nil {
+			in.compare = *req.CompareVersions
 		}
 		if req.Override != nil {
+			override := in.opts.Override
 			if override == nil {
 				override = &engine.Override{}
 			}
@@ -453,6 +480,7 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, erro
 			if req.Override.OrphanDownstreamOnPolicyDelete != nil {
 				override.OrphanDownstreamOnPolicyDelete = req.Override.OrphanDownstreamOnPolicyDelete
 			}
+			in.opts.Override = override
 		}
 	case "", "text/plain", "text/yaml", "text/x-yaml", "application/yaml", "application/x-yaml",
 		// curl --data-binary @scenario.yaml labels the raw file this way.
@@ -471,8 +499,15 @@ func (s *server) readRun(w http.ResponseWriter, r *http.Request) (runInput, erro
 		return in, refuse(http.StatusRequestEntityTooLarge,
 			"the scenario is %d bytes; the limit is %d", len(data), engine.MaxInputBytes)
 	}
-	in.file, in.data, in.format = file, data, format
-	in.opts.Override, in.opts.KyvernoVersion = override, kyverno
+	if in.compare && in.opts.KyvernoVersion != "" {
+		return in, fmt.Errorf("compareVersions runs the scenario under every release genplay simulates (%s); kyvernoVersion %s picks one: give one or the other",
+			strings.Join(engine.KyvernoVersions(), ", "), in.opts.KyvernoVersion)
+	}
+	if in.compare && in.format == "v1" {
+		return in, fmt.Errorf("compareVersions answers a comparison (%s) whose steps hold the events of the current timeline: format v1 (%s, the old timeline) does not apply to it; leave format out",
+			timeline.VersionsFormat, timeline.FormatV1)
+	}
+	in.data = data
 	return in, nil
 }
 
@@ -530,45 +565,49 @@ func checkKeys(body []byte) error {
 }
 
 // queryOptions reads the query parameters of a run request.
-func queryOptions(q url.Values) (file string, override *engine.Override, format, kyverno string, err error) {
-	file = DefaultFile
+func queryOptions(q url.Values) (in runInput, err error) {
+	in.file = DefaultFile
 	for key, values := range q {
 		if len(values) != 1 {
-			return "", nil, "", "", fmt.Errorf("query parameter %s: given %d times", key, len(values))
+			return in, fmt.Errorf("query parameter %s: given %d times", key, len(values))
 		}
 		v := values[0]
 		switch key {
 		case "file":
-			if file, err = checkFile(v); err != nil {
-				return "", nil, "", "", err
+			if in.file, err = checkFile(v); err != nil {
+				return in, err
 			}
 		case "format":
 			if err := timeline.CheckFormat(v); err != nil {
-				return "", nil, "", "", fmt.Errorf("query parameter format: %w", err)
+				return in, fmt.Errorf("query parameter format: %w", err)
 			}
-			format = v
+			in.format = v
 		case "kyvernoVersion":
-			if kyverno, err = checkKyvernoVersion("query parameter kyvernoVersion", v); err != nil {
-				return "", nil, "", "", err
+			if in.opts.KyvernoVersion, err = checkKyvernoVersion("query parameter kyvernoVersion", v); err != nil {
+				return in, err
 			}
-		case "synchronize", "orphanDownstreamOnPolicyDelete":
+		case "compareVersions", "synchronize", "orphanDownstreamOnPolicyDelete":
 			b, err := strconv.ParseBool(v)
 			if err != nil {
-				return "", nil, "", "", fmt.Errorf("query parameter %s=%q: want true or false", key, v)
+				return in, fmt.Errorf("query parameter %s=%q: want true or false", key, v)
 			}
-			if override == nil {
-				override = &engine.Override{}
+			if key == "compareVersions" {
+				in.compare = b
+				continue
+			}
+			if in.opts.Override == nil {
+				in.opts.Override = &engine.Override{}
 			}
 			if key == "synchronize" {
-				override.Synchronize = &b
+				in.opts.Override.Synchronize = &b
 			} else {
-				override.OrphanDownstreamOnPolicyDelete = &b
+				in.opts.Override.OrphanDownstreamOnPolicyDelete = &b
 			}
 		default:
-			return "", nil, "", "", fmt.Errorf("unknown query parameter %s (known: file, format, kyvernoVersion, synchronize, orphanDownstreamOnPolicyDelete)", key)
+			return in, fmt.Errorf("unknown query parameter %s (known: file, format, kyvernoVersion, compareVersions, synchronize, orphanDownstreamOnPolicyDelete)", key)
 		}
 	}
-	return file, override, format, kyverno, nil
+	return in, nil
 }
 
 // checkKyvernoVersion reads a release to simulate: its canonical name, or
@@ -616,14 +655,23 @@ var (
 	errPanic = errors.New("internal error")
 )
 
-// execute runs a scenario in the slot release frees, giving up waiting
-// when ctx ends (the run itself then stops at its next budget check, see
-// engine.Options.Context). A panic in the engine is recovered, logged and
-// returned as errPanic.
-func (s *server) execute(ctx context.Context, release func(), file string, data []byte, opts engine.Options) (*timeline.Result, error) {
-	opts.Families, opts.Scripts = s.families, s.scripts
+// answer is what a request's work answers: a run's result, or the
+// comparison of the runs under every release.
+type answer struct {
+	res *timeline.Result
+	// kyverno, when compareVersions stopped at res, is the release whose
+	// run it was.
+	kyverno  string
+	compared *timeline.VersionComparison
+}
+
+// execute does a request's work in the slot release frees, giving up
+// waiting when ctx ends (the run itself then stops at its next budget
+// check, see engine.Options.Context). A panic in the engine is recovered,
+// logged and returned as errPanic.
+func (s *server) execute(ctx context.Context, release func(), file string, work func() answer) (answer, error) {
 	type outcome struct {
-		res *timeline.Result
+		answer
 		err error
 	}
 	done := make(chan outcome, 1)
@@ -635,21 +683,57 @@ func (s *server) execute(ctx context.Context, release func(), file string, data 
 				done <- outcome{err: errPanic}
 			}
 		}()
-		res := s.run(file, data, opts)
-		if res == nil {
-			panic("the engine returned no result")
-		}
-		done <- outcome{res: res}
+		done <- outcome{answer: work()}
 	}()
 	select {
 	case o := <-done:
 		if o.err == nil && ctx.Err() != nil {
-			return nil, stopped(ctx, s.timeout)
+			return answer{}, stopped(ctx, s.timeout)
 		}
-		return o.res, o.err
+		return o.answer, o.err
 	case <-ctx.Done():
-		return nil, stopped(ctx, s.timeout)
+		return answer{}, stopped(ctx, s.timeout)
 	}
+}
+
+// runOne runs a scenario with the server's families and shell.
+func (s *server) runOne(file string, data []byte, opts engine.Options) *timeline.Result {
+	opts.Families, opts.Scripts = s.families, s.scripts
+	res := s.run(file, data, opts)
+	if res == nil {
+		panic("the engine returned no result")
+	}
+	return res
+}
+
+// compareVersions runs a scenario under every release genplay simulates,
+// each as any run is (s.run: genplay serve's isolated process), within
+// the one slot and deadline of the request, and compares them
+// (engine.CompareRuns, the bytes of `genplay run --compare-versions -o
+// json`). The latest release runs first, so that input that cannot run,
+// or that a limit stops, costs one run and answers what a run without
+// compareVersions answers; a later release's run that a limit stops, or
+// that hit an internal error, ends the comparison too (its result is the
+// answer, naming the release). At most one run's work per release.
+func (s *server) compareVersions(file string, data []byte, opts engine.Options) answer {
+	versions := engine.KyvernoVersions()
+	runs := make([]*timeline.Result, len(versions))
+	for i := len(versions) - 1; i >= 0; i-- {
+		o := opts
+		o.KyvernoVersion = versions[i]
+		res := s.runOne(file, data, o)
+		_, limited := limitError(res)
+		_, unrunnable := inputError(res)
+		if engine.IsInternalError(res) || limited || (unrunnable && i == len(versions)-1) || (o.Context != nil && o.Context.Err() != nil) {
+			a := answer{res: res}
+			if i < len(versions)-1 {
+				a.kyverno = versions[i]
+			}
+			return a
+		}
+		runs[i] = res
+	}
+	return answer{compared: engine.CompareRuns(versions, runs)}
 }
 
 // stopped says why a run was given up.

@@ -111,7 +111,7 @@ func benchNamespace(i int) resource.Object {
 // namespaces causes, and a benchmark run as many steps as it likes.
 func benchSession(tb testing.TB, n int) *Session {
 	tb.Helper()
-	s := NewSession(Options{Limits: Limits{Objects: 4*n + 100, Requests: math.MaxInt, Work: math.MaxInt64}})
+	s := NewSession(Options{Limits: Limits{Objects: 4*n + 100, Requests: math.MaxInt, Work: math.MaxInt64, TimelineBytes: math.MaxInt}})
 	// Every write ticks the logical clock a second, so a long benchmark
 	// would cross BACKGROUND_SCAN_INTERVAL every ~1,000 steps and pay an
 	// O(N) re-sync of every downstream inside an unrelated iteration.
@@ -126,6 +126,11 @@ func (s *Session) benchStep(tb testing.TB, what string, op func() error) {
 	err := op()
 	s.end()
 	if err != nil {
+		tb.Fatalf("%s: %v", what, err)
+	}
+	// A benchmark that reached a limit would go on measuring a run that
+	// stopped doing its work (the CEL ones did at 10,000 namespaces).
+	if err := s.overLimit(); err != nil {
 		tb.Fatalf("%s: %v", what, err)
 	}
 	s.steps = s.steps[:0] // a long benchmark must not keep every step

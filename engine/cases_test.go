@@ -110,6 +110,7 @@ var said = map[string][]caseCheck{
 	"cheatsheet/generatingpolicy/cases/existing-triggers-without-generate-existing":    {anEventSays("the trigger was updated")},
 	"cheatsheet/generatingpolicy/cases/periodic-scan-":                                 {anEventSays("periodic background scan")},
 	"cheatsheet/generatingpolicy/cases/periodic-scan-recreates-with-generate-existing": {anEventSays("generateExisting is on")},
+	"cheatsheet/generatingpolicy/cases/one-trigger-stops-generating-a-kind":            {kyvernoSays("kyverno#17020")},
 
 	// What Kyverno's CLI found (issue 16): the failures and notes that say why.
 	"kyverno-cli/non-string-label-value":                  {notesSay(3, "non-string", "NestedStringMap")},

@@ -123,7 +123,13 @@
 //     them: the changes it models are those KyvernoChanges lists, found by
 //     comparing the releases' source; the rest of a release's code is the
 //     latest's. Kyverno's conformance suites of each release run against
-//     it (cmd/genplay's conformance test).
+//     it (cmd/genplay's conformance test). Known to remain, for v1.18.2's
+//     GeneratingPolicy: its apply core did not report a downstream that
+//     already existed (kyverno#16280), and its watch cache was synced after
+//     failed evaluations and empty cache restores too (kyverno#16041), so
+//     a cache restore (a background-controller restart, synchronize turned
+//     on) restored nothing there; genplay restores and syncs as v1.19.0
+//     does.
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition

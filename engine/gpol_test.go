@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -58,7 +59,7 @@ func celSession(tb testing.TB, n int, exceptions bool) *Session {
 func celSessionAt(tb testing.TB, n int, exceptions bool, kyverno string) *Session {
 	tb.Helper()
 	s := NewSession(Options{Families: celFamilies, PolicyExceptions: exceptions, KyvernoVersion: kyverno, Permissions: PermissionsKyvernoE2E,
-		Limits: Limits{Objects: 4*n + 100, Requests: 1 << 40}})
+		Limits: Limits{Objects: 4*n + 100, Requests: 1 << 40, Work: math.MaxInt64, TimelineBytes: math.MaxInt}})
 	s.nextScan = s.nextScan.Add(1 << 62)
 	return s
 }

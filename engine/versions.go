@@ -24,11 +24,15 @@ func CompareVersions(file string, data []byte, opts Options) *timeline.VersionCo
 		o.KyvernoVersion = v
 		runs[i] = Run(file, data, o)
 	}
-	return compareRuns(versions, runs)
+	return CompareRuns(versions, runs)
 }
 
-// compareRuns compares the runs of one scenario under versions.
-func compareRuns(versions []string, runs []*timeline.Result) *timeline.VersionComparison {
+// CompareRuns compares the runs of one scenario under versions (as
+// KyvernoVersions lists them, oldest first; runs in the same order): what
+// CompareVersions answers, for a caller that runs the releases itself (the
+// HTTP API runs each where it runs any scenario, genplay serve's isolated
+// process, and stops at the first run a limit stopped).
+func CompareRuns(versions []string, runs []*timeline.Result) *timeline.VersionComparison {
 	latest := runs[len(runs)-1]
 	c := &timeline.VersionComparison{Format: timeline.VersionsFormat, Test: latest.Test, Versions: versions,
 		Passed: map[string]bool{}, Steps: []timeline.ComparedStep{}, Changes: []timeline.VersionChange{}, Diagnostics: latest.Diagnostics}

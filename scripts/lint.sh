@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The static checks `make test` runs (`make lint`):
 #
+#   - gofmt: every Go file the repository tracks (the product's module and
+#     the oracle's) is formatted as gofmt formats it; the failure lists the
+#     files and the command that fixes them.
 #   - staticcheck (honnef.co/go/tools) over the module natively, and for
 #     js/wasm with and without the cel tag (the browser's core and full
 #     builds, the worker), the runs merged (-merge). The oracle's module (a harness, not the product)
@@ -19,7 +22,7 @@
 # site/build/tools, gitignored) with `go install module@version`: they stay
 # outside the product's go.mod, and a second run reuses the binaries.
 #
-#   scripts/lint.sh              # both checks
+#   scripts/lint.sh              # all three checks
 #   scripts/lint.sh staticcheck  # one of them
 #   scripts/lint.sh deadcode
 set -euo pipefail
@@ -30,7 +33,7 @@ STATICCHECK_VERSION=${STATICCHECK_VERSION:-v0.8.2}
 DEADCODE_VERSION=${DEADCODE_VERSION:-v0.52.0}
 TOOLS=${TOOLS:-$PWD/site/build/tools}
 checks=("$@")
-[ ${#checks[@]} -gt 0 ] || checks=(staticcheck deadcode)
+[ ${#checks[@]} -gt 0 ] || checks=(gofmt staticcheck deadcode)
 
 # tool NAME MODULE/CMD VERSION: the binary, built once per version.
 tool() {
@@ -41,6 +44,18 @@ tool() {
 		mv "$TOOLS/$1.tmp/$1" "$bin" && rmdir "$TOOLS/$1.tmp"
 	fi
 	echo "$bin"
+}
+
+gofmt() {
+	echo "gofmt: the tracked Go files"
+	local unformatted
+	# gofmt of the toolchain that builds the module (GO may name another go).
+	unformatted=$(git ls-files -z '*.go' | xargs -0 "$("$GO" env GOROOT)/bin/gofmt" -l)
+	if [ -n "$unformatted" ]; then
+		printf '%s\n' "$unformatted" >&2
+		echo "gofmt: the files above are not formatted; run: gofmt -w $(echo $unformatted)" >&2
+		return 1
+	fi
 }
 
 staticcheck() {
@@ -94,9 +109,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for c in "${checks[@]}"; do
 	case "$c" in
-	staticcheck | deadcode) "$c" ;;
+	gofmt | staticcheck | deadcode) "$c" ;;
 	*)
-		echo "lint.sh: unknown check $c (staticcheck, deadcode)" >&2
+		echo "lint.sh: unknown check $c (gofmt, staticcheck, deadcode)" >&2
 		exit 2
 		;;
 	esac

@@ -424,19 +424,40 @@ spec:
 	return b.String()
 }
 
+// slowPage is a documentation page of three players on one engine: the
+// slow CEL scenario, then two ordinary CEL ones queued behind it.
+func slowPage(t *testing.T) string {
+	return `<script type="text/x-genplay-scenario" data-title="slow CEL">
+` + slowCELScenario() + `</script>
+<button id="poke" type="button">poke</button>
+<script type="text/x-genplay-scenario" data-title="queued, then stopped">
+` + exampleText(t, celNetpolExample) + `</script>
+<script type="text/x-genplay-scenario" data-title="an ordinary one">
+` + exampleText(t, celNetpolExample) + `</script>`
+}
+
+// stopQueued: a player queued behind another's run offers Stop too (its
+// run is waiting); its Stop takes its own run out of the queue, and the
+// running player's run goes on.
+func stopQueued(t *testing.T, p *page, slow, queued player) {
+	p.waitFor(`!`+queued.part("button.stop")+`.hidden`, "the queued player's Stop button")
+	queued.click("button.stop")
+	p.waitFor(queued.host()+`.dataset.genplay === 'stopped'`, "the queued player stopped")
+	assert.Contains(t, queued.text(".status"), "you stopped the run before it started")
+	assert.True(t, eval[bool](p, `genplay.running`), "the slow run goes on")
+	assert.Equal(t, "running", eval[string](p, slow.host()+`.dataset.genplay`), "the slow player was not stopped")
+}
+
 // TestEmbedStopsASlowCELRunFromAnotherOrigin: on another origin the
 // embed's engine runs on the page's own thread (no Worker can come from
 // genplay's origin). A scenario of slow CEL calls leaves that page
 // responsive (the run gives the page's event loop a turn between bits of
-// work), the player offers Stop, Stop ends the run with a message that
-// says so, and the engine then runs the page's next player (a CEL one too,
+// work), the player offers Stop, Stop on a player queued behind it stops
+// that player only, Stop on the slow one ends its run with a message that
+// says so, and the engine then runs the page's last player (a CEL one too,
 // queued behind the slow run on the same engine).
 func TestEmbedStopsASlowCELRunFromAnotherOrigin(t *testing.T) {
-	docs, _ := crossOrigin(t, `<script type="text/x-genplay-scenario" data-title="slow CEL">
-`+slowCELScenario()+`</script>
-<button id="poke" type="button">poke</button>
-<script type="text/x-genplay-scenario" data-title="an ordinary one">
-`+exampleText(t, celNetpolExample)+`</script>`)
+	docs, _ := crossOrigin(t, slowPage(t))
 	p := newBrowser(t).page(true)
 	p.recordCSPViolations()
 	// The page measures its own responsiveness: the longest time between
@@ -451,7 +472,7 @@ func TestEmbedStopsASlowCELRunFromAnotherOrigin(t *testing.T) {
 		return err
 	}))
 	p.do(chromedp.Navigate(docs + "/"))
-	slow, next := player{p, 0}, player{p, 1}
+	slow, queued, next := player{p, 0}, player{p, 1}, player{p, 2}
 	p.waitFor(slow.host()+`.dataset.genplay === 'running'`, "the slow run to say it is running")
 	p.waitFor(`!`+slow.part("button.stop")+`.hidden`, "the Stop button")
 	p.waitFor(`genplay.running && genplay.build === 'full'`, "the full engine to run the CEL scenario")
@@ -478,6 +499,11 @@ func TestEmbedStopsASlowCELRunFromAnotherOrigin(t *testing.T) {
 		p.shot("27-embed-slow-cel-running")
 	})
 
+	t.Run("Stop on a queued player stops that one only", func(t *testing.T) {
+		p.t = t
+		stopQueued(t, p, slow, queued)
+	})
+
 	t.Run("Stop ends the run and says so", func(t *testing.T) {
 		p.t = t
 		start := time.Now()
@@ -498,6 +524,39 @@ func TestEmbedStopsASlowCELRunFromAnotherOrigin(t *testing.T) {
 		assert.False(t, eval[bool](p, `genplay.running`))
 		assert.Empty(t, eval[[]string](p, `window.__cspViolations`))
 	})
+}
+
+// TestEmbedStopInAWorker: on genplay's own origin the engine runs in a
+// Worker, and Stop terminates it and starts a fresh one. The players
+// queued behind the stopped run are not stopped with it: the fresh engine
+// runs them (before, they all answered "a run before this one was
+// stopped"), and Stop on a queued player stops that one only.
+func TestEmbedStopInAWorker(t *testing.T) {
+	files := http.FileServer(http.Dir(distDir))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Security-Policy", CSP)
+		if r.URL.Path == "/docs-page" {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title>
+<script src="/embed.js" defer></script></head><body><h1>genplay's own docs</h1>
+%s</body></html>`, slowPage(t))
+			return
+		}
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p := newBrowser(t).page(true)
+	p.do(chromedp.Navigate(srv.URL + "/docs-page"))
+	slow, queued, next := player{p, 0}, player{p, 1}, player{p, 2}
+	p.waitFor(`!`+slow.part("button.stop")+`.hidden && genplay.build === 'full'`, "the slow run's Stop button")
+	stopQueued(t, p, slow, queued)
+	slow.click("button.stop")
+	p.waitFor(slow.host()+`.dataset.genplay === 'stopped'`, "the stopped player")
+	assert.Contains(t, slow.text(".status"), "genplay stopped the engine and started a fresh one")
+	p.waitFor(next.host()+`.dataset.genplay === 'ready'`, "the last player, run by the fresh engine")
+	next.stepTo(2)
+	assert.Contains(t, next.cluster(), "NetworkPolicy team-a/default-deny")
+	assert.Equal(t, "stopped", eval[string](p, queued.host()+`.dataset.genplay`), "the stopped queued player stays stopped")
 }
 
 // markupFreeScenario is a small scenario for pages a test writes itself.

@@ -39,10 +39,14 @@
 //	      synchronize?: boolean | null,
 //	      orphanDownstreamOnPolicyDelete?: boolean | null,
 //	    },
+//	    kyvernoVersion?: string, // the Kyverno release to simulate; default the latest
+//	  }, control?: {
+//	    signal?: AbortSignal,   // aborting it stops this run only: a queued run
+//	                            // leaves the queue unrun, a running one is stopped
 //	  }): Promise<Result>,      // runs are queued and answered in order
 //	  running: boolean,         // a run is being computed
 //	  deadlineMs: number,       // a run taking longer is stopped (default 20000)
-//	  stop(): Promise<boolean>, // stop the run in progress (false: none, or it cannot be stopped)
+//	  stop(): Promise<boolean>, // stop the run in progress, whoever started it (false: none)
 //	  crashed: boolean,         // true once the Go program has died (a fatal
 //	                            // error no recover reaches) or trapped
 //	  restart(): Promise<void>, // a fresh engine from the compiled module;
@@ -145,15 +149,18 @@
 // Work is bounded twice. The engine's deterministic work budget
 // (engine.Limits.Work) ends a runaway run with a diagnostic, the same
 // bytes as natively. On top of it, a run that takes longer than deadlineMs,
-// or that stop() ends, is stopped by terminating the worker: the run (and
-// any queued after it) resolves to a Result with steps [] whose field
-// "stopped" is "deadline" or "user" and whose one diagnostic says so; a
-// fresh worker is started at once, and the page keeps the user's text. The
-// playground remembers a scenario that was stopped and does not run it
-// again on reload until the user presses Run. On a page of another origin
-// (a documentation page with embed.js) a Worker cannot be started from
-// genplay's origin, so the engine runs on the page's thread there and
-// stop() resolves false; the work budget still ends every run.
+// or that stop() or its signal ends, is stopped by terminating the worker:
+// the run resolves to a Result with steps [] whose field "stopped" is
+// "deadline" or "user" and whose one diagnostic says so; a fresh worker is
+// started at once and runs the calls queued after it (on a documentation
+// page they are other players' runs), and the page keeps the user's text.
+// A queued run whose signal is aborted resolves the same way without
+// running. The playground remembers a scenario that was stopped and does
+// not run it again on reload until the user presses Run. On a page of
+// another origin (a documentation page with embed.js) a Worker cannot be
+// started from genplay's origin, so the engine runs on the page's thread
+// there: stopping cancels the run, which the engine ends at its next look
+// between bits of work.
 //
 // A Go panic during run is recovered and reported as above, and the engine
 // keeps working. If the Go program itself dies (runtime fatal errors, a

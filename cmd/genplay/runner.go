@@ -50,6 +50,8 @@ type childRequest struct {
 	File     string           `json:"file"`
 	Scenario []byte           `json:"scenario"` // the bytes as sent (not a JSON string: invalid UTF-8 stays invalid)
 	Override *engine.Override `json:"override,omitempty"`
+	// KyvernoVersion is the release to simulate ("" the latest).
+	KyvernoVersion string `json:"kyvernoVersion,omitempty"`
 }
 
 // isolated runs scenarios in processes of their own: api.Options.Run.
@@ -75,7 +77,7 @@ func (iso isolated) run(file string, data []byte, opts engine.Options) *timeline
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	req, err := json.Marshal(childRequest{File: file, Scenario: data, Override: opts.Override})
+	req, err := json.Marshal(childRequest{File: file, Scenario: data, Override: opts.Override, KyvernoVersion: opts.KyvernoVersion})
 	if err != nil {
 		panic(err) // strings and booleans only
 	}
@@ -156,7 +158,7 @@ func childRunCommand(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "genplay %s: read the request: %v\n", childCommand, err)
 		return 2
 	}
-	res := engine.Run(req.File, req.Scenario, engine.Options{Override: req.Override, Families: families, Scripts: scripts})
+	res := engine.Run(req.File, req.Scenario, engine.Options{Override: req.Override, KyvernoVersion: req.KyvernoVersion, Families: families, Scripts: scripts})
 	out, err := timeline.Marshal(res)
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay %s: %v\n", childCommand, err)

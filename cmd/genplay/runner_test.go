@@ -52,6 +52,12 @@ func TestARunInItsOwnProcessAnswersTheSameBytes(t *testing.T) {
 	want, _ := timeline.Marshal(engine.Run("x.yaml", data, engine.Options{Override: &engine.Override{Synchronize: &override}}))
 	got, _ := timeline.Marshal(iso.run("x.yaml", data, engine.Options{Override: &engine.Override{Synchronize: &override}}))
 	assert.Equal(t, string(want), string(got), "the override reaches the run")
+	for _, v := range engine.KyvernoVersions() {
+		want, _ = timeline.Marshal(engine.Run("x.yaml", data, engine.Options{KyvernoVersion: v}))
+		got, _ = timeline.Marshal(iso.run("x.yaml", data, engine.Options{KyvernoVersion: v}))
+		assert.Equal(t, string(want), string(got), "the release reaches the run")
+		assert.Contains(t, string(got), `"kyverno": "`+v+`"`)
+	}
 }
 
 // TestARunWhoseProcessDiesTakesOnlyItsProcessDown stands in for what no

@@ -49,6 +49,24 @@ func TestServeHandler(t *testing.T) {
 		})
 	}
 
+	for _, file := range files {
+		t.Run("POST /api/v1/run?compareVersions=true answers "+filepath.Base(file)+" with the bytes of genplay run --compare-versions -o json", func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := runCommand([]string{"--compare-versions", "-o", "json", file}, nil, &stdout, &stderr)
+			require.Contains(t, []int{0, 1}, code, stderr.String())
+			data, err := os.ReadFile(file)
+			require.NoError(t, err)
+			res, err := http.Post(srv.URL+"/api/v1/run?compareVersions=true&file="+url.QueryEscape(file), "text/yaml", bytes.NewReader(data))
+			require.NoError(t, err)
+			defer res.Body.Close()
+			body, err := io.ReadAll(res.Body)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+			assert.Contains(t, stdout.String(), `"format": "genplay.versions/v1"`)
+			assert.Equal(t, stdout.String(), string(body))
+		})
+	}
+
 	t.Run("a broken scenario answers 422 naming its line", func(t *testing.T) {
 		status, body := post(t, "broken.yaml", []byte("apiVersion: chainsaw.kyverno.io/v1alpha1\nkind: Test\nspec:\n  steps: [\n"))
 		require.Equal(t, http.StatusUnprocessableEntity, status)

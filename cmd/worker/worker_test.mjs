@@ -159,6 +159,45 @@ describe("the built worker answers as the native server does", () => {
     });
   }
 
+  // compareVersions runs every release: the comparison is the bytes the CLI
+  // prints for it (genplay.versions/v1), from both servers. The CLI exits 1
+  // when a release's run fails its checks, still printing the comparison.
+  const compareCLI = (rel) => {
+    try {
+      return execFileSync(join(tmp, "genplay"), ["run", "--compare-versions", "-o", "json", rel], { cwd: root }).toString("utf8");
+    } catch (err) {
+      assert.equal(err.status, 1, `genplay run --compare-versions ${rel}: ${err.stderr}`);
+      return err.stdout.toString("utf8");
+    }
+  };
+  for (const file of examples.filter((f) => !isCEL(f))) {
+    test(`?compareVersions=true on ${file} answers the bytes of genplay run --compare-versions -o json`, async () => {
+      const rel = "site/examples/" + file;
+      const a = await same("/api/v1/run?compareVersions=true&file=" + encodeURIComponent(rel), {
+        method: "POST",
+        headers: { "content-type": "text/yaml" },
+        body: readFileSync(join(root, rel)),
+      });
+      assert.equal(a.status, 200);
+      assert.equal(a.body, compareCLI(rel));
+      const c = JSON.parse(a.body);
+      assert.equal(c.format, "genplay.versions/v1");
+      assert.deepEqual(c.versions, ["v1.18.2", "v1.19.0", "v1.19.1"]);
+    });
+  }
+
+  test("kyvernoVersion and compareVersions as JSON fields answer as the native server does", async () => {
+    const scenario = readFileSync(join(root, "site/examples", examples.filter((f) => !isCEL(f))[0]), "utf8");
+    for (const kyvernoVersion of ["v1.18.2", "v1.19.0"]) {
+      const a = await same("/api/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario, kyvernoVersion }) });
+      assert.equal(a.status, 200);
+      assert.equal(JSON.parse(a.body).kyverno, kyvernoVersion, "the answer names the release it simulated");
+    }
+    const c = await same("/api/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scenario, compareVersions: true }) });
+    assert.equal(c.status, 200);
+    assert.equal(JSON.parse(c.body).format, "genplay.versions/v1");
+  });
+
   test("a JSON request with an override answers as the native server does", async () => {
     const scenario = readFileSync(join(root, "site/examples", examples.filter((f) => !isCEL(f))[0]), "utf8");
     const a = await same("/api/v1/run", {
@@ -182,6 +221,8 @@ describe("the built worker answers as the native server does", () => {
       ["/api/v1/run", { method: "POST", body: "" }, 400],
       ["/api/v1/run", { method: "POST", headers: { "content-type": "application/json" }, body: '{"scenario": 1}' }, 400],
       ["/api/v1/run?synchronize=maybe", { method: "POST", body: "x: 1" }, 400],
+      ["/api/v1/run?compareVersions=true&kyvernoVersion=v1.19.0", { method: "POST", body: "x: 1" }, 400],
+      ["/api/v1/run?compareVersions=true&format=v1", { method: "POST", body: "x: 1" }, 400],
       ["/api/v1/run", { method: "POST", headers: { "content-type": "image/png" }, body: "a=b" }, 415],
       // The scenario is over engine.MaxInputBytes, the JSON body under the
       // body limit: both servers read it all, then refuse it.

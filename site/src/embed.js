@@ -104,7 +104,7 @@ class Player {
       back: h('button', { type: 'button', class: 'back', disabled: true, onclick: () => this.go(this.pos - 1) }, '◀ Back'),
       step: h('button', { type: 'button', class: 'step', disabled: true, onclick: () => this.go(this.pos + 1) }, 'Step ▶'),
       where: h('span', { class: 'where', 'aria-live': 'polite' }),
-      stop: h('button', { type: 'button', class: 'stop', hidden: true, onclick: () => loadEngine().stop() }, '■ Stop'),
+      stop: h('button', { type: 'button', class: 'stop', hidden: true, onclick: () => this.running?.abort() }, '■ Stop'),
       steps: h('ol', { class: 'steps', 'aria-label': 'Steps' }),
       cluster: h('ul', { class: 'cluster' }),
       clusterTitle: h('h4', {}, 'Cluster'),
@@ -190,7 +190,11 @@ class Player {
       this.el.stop.hidden = false;
       this.host.dataset.genplay = 'running';
     }, 500);
-    const result = await genplay.run(this.text, options);
+    // Stop stops this player's run, not another player's on the page
+    // (they share one engine and queue behind each other).
+    this.running = new AbortController();
+    const result = await genplay.run(this.text, options, { signal: this.running.signal });
+    this.running = null;
     clearTimeout(slow);
     this.el.stop.hidden = true;
     if (genplay.crashed && !this.retried) {

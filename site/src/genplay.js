@@ -191,8 +191,12 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     for (const r of queue.splice(0)) answer(r, false);
     api.running = false;
   };
-  // enqueue queues a run or a tool call; options are sent as JSON.
-  const enqueue = (type, name, text, options, failed) => {
+  // enqueue queues a run or a tool call; options are sent as JSON. An
+  // AbortSignal (control.signal) stops this call only: a queued one leaves
+  // the queue unrun, a running one is halted as stop() halts it.
+  const enqueue = (type, name, text, options, failed, control) => {
+    const signal = control?.signal;
+    if (signal?.aborted) return Promise.resolve(answerOf({ type, name }, 'user', 'stopped: you stopped the run before it started; your scenario is kept'));
     if (api.crashed) return Promise.resolve(failed('internal error: the engine stopped after a crash and is not running; call genplay.restart()'));
     if (!engine && !starting) return Promise.resolve(failed('engine not ready: await genplay.ready'));
     let opts;
@@ -202,10 +206,28 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
       return Promise.resolve(failed(`options: ${e.message}`));
     }
     return new Promise((resolve) => {
-      queue.push({ id: nextID++, type, name, text, options: opts, resolve });
+      const entry = { id: nextID++, type, name, text, options: opts, resolve };
+      signal?.addEventListener('abort', () => cancel(entry), { once: true });
+      queue.push(entry);
       pump();
     });
   };
+  // cancel stops one call: halts it when it runs, else takes it out of the
+  // queue and answers it as stopped.
+  const cancel = (entry) => {
+    if (current === entry) return halt('user');
+    const i = queue.indexOf(entry);
+    if (i < 0) return Promise.resolve(false);
+    queue.splice(i, 1);
+    entry.resolve(answerOf(entry, 'user', 'stopped: you stopped the run before it started; your scenario is kept'));
+    return Promise.resolve(true);
+  };
+
+  // answerOf is a stopped call's answer: a Result for a run, an error for a
+  // tool call.
+  const answerOf = (entry, why, message, test = '') => (entry.type === 'tool'
+    ? { tool: entry.name, error: message, stopped: why }
+    : { ...stoppedResult(why, message), test });
 
   // stopped is what a stopped run answers: its result, or for a tool call
   // an error, that says why.
@@ -214,13 +236,13 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     const message = why === 'deadline'
       ? `stopped: the run took longer than ${s} s, so genplay stopped it; your scenario is kept`
       : 'stopped: you stopped the run; your scenario is kept';
-    return current.type === 'tool' ? { tool: current.name, error: message, stopped: why } : { ...stoppedResult(why, message), test: r?.test || '' };
+    return answerOf(current, why, message, r?.test || '');
   };
 
   // halt ends the running run: on the page's thread by cancelling it (the
-  // engine answers at its next look); in a worker by terminating it,
-  // answering the runs waiting with a stopped result, and starting a fresh
-  // engine.
+  // engine answers at its next look); in a worker by terminating it and
+  // starting a fresh engine, which then serves the runs waiting (another
+  // player's run on the same page is not this one).
   const halt = (why) => {
     if (!current || !engine?.stoppable) return Promise.resolve(false);
     if (engine.stop) {
@@ -234,11 +256,13 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     engine.terminate();
     engine = null;
     const s = (api.deadlineMs / 1000).toFixed(api.deadlineMs % 1000 ? 1 : 0);
-    settleAll((running) => stoppedResult(why, running
-      ? (why === 'deadline'
-        ? `stopped: the run took longer than ${s} s, so genplay stopped the engine and started a fresh one; your scenario is kept`
-        : 'stopped: you stopped the run; genplay stopped the engine and started a fresh one; your scenario is kept')
-      : 'stopped: a run before this one was stopped; run again'));
+    const r = current;
+    current = null;
+    api.running = false;
+    clearTimeout(r.timer);
+    r.resolve(answerOf(r, why, why === 'deadline'
+      ? `stopped: the run took longer than ${s} s, so genplay stopped the engine and started a fresh one; your scenario is kept`
+      : 'stopped: you stopped the run; genplay stopped the engine and started a fresh one; your scenario is kept'));
     return api.restart().then(() => true);
   };
 
@@ -262,7 +286,7 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
     running: false,
     deadlineMs,
     tools: [],
-    run(text, options) { return enqueue('run', undefined, text, options, internal); },
+    run(text, options, control) { return enqueue('run', undefined, text, options, internal, control); },
     tool(name, text, options) { return enqueue('tool', name, text, options, (error) => ({ tool: name, error })); },
     stop() { return halt('user'); },
     injectFault(name) {
@@ -346,16 +370,16 @@ export function install(where) {
     }
     return loading;
   };
-  const withFull = async (why, text, options, fallback) => {
+  const withFull = async (why, text, options, fallback, control) => {
     try {
       await loadFull(why);
     } catch (e) {
-      const r = fallback || await coreEngine().run(text, options);
+      const r = fallback || await coreEngine().run(text, options, control);
       const what = why === 'shell' ? 'the engine with the shell (script and command operations)' : 'the CEL engine';
       r.diagnostics = [...(r.diagnostics || []), { file: '', line: 0, column: 0, severity: 'error', message: `cannot load ${what}: ${e.message}` }];
       return r;
     }
-    return full.run(text, options);
+    return full.run(text, options, control);
   };
   // start loads the build the first scenario needs, once; ready follows it.
   let started = null;
@@ -381,13 +405,13 @@ export function install(where) {
     set deadlineMs(ms) { deadline = ms; if (core) core.deadlineMs = ms; if (full) full.deadlineMs = ms; },
     get build() { return full ? 'full' : 'core'; },
     loadingCEL: false,
-    async run(text, options) {
-      if (full || !where.fullWasmURL) return active().run(text, options);
+    async run(text, options, control) {
+      if (full || !where.fullWasmURL) return active().run(text, options, control);
       const why = needsFull(text);
-      if (why) return withFull(why, text, options);
-      const r = await coreEngine().run(text, options);
+      if (why) return withFull(why, text, options, undefined, control);
+      const r = await coreEngine().run(text, options, control);
       const lacks = coreLacks(r);
-      return lacks ? withFull(lacks, text, options, r) : r;
+      return lacks ? withFull(lacks, text, options, r, control) : r;
     },
     // tool calls an authoring tool: in the core build when it has it, else
     // in the full build (loaded first, with the same events as for CEL).
