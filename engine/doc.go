@@ -15,9 +15,10 @@
 // gpol/controller (the CEL GeneratingPolicy family, registered by the
 // adapters that want it through Options.Families), scenario and assert
 // (chainsaw's Test format and assertions), shell (script and command
-// operations, through the narrow shell.Session this package implements),
-// and this package on top, which admits every family's policies one way
-// (putPolicy).
+// operations, registered by the adapters through Options.Scripts, as the CEL
+// family is, and working through the narrow script.Session this package
+// implements; package script is the contract), and this package on top,
+// which admits every family's policies one way (putPolicy).
 //
 // genplay simulates several Kyverno releases on this one engine
 // ([KyvernoVersions]; the default, [KyvernoVersion], is the latest):
@@ -241,5 +242,9 @@
 //     runs only in native builds: it would add about 0.35 MB to the
 //     browser's wasm, so in the browser a script that pipes into jq makes
 //     the scenario skip with that reason, and there, only there, the
-//     browser's result differs from the CLI's.
+//     browser's result differs from the CLI's. The browser's core build
+//     has no shell at all (about 0.65 MB of code; Options.Scripts): it
+//     answers a scenario with a script or command operation with a skip
+//     that says so, and the page's loader runs such a scenario in the full
+//     build, which has the shell.
 package engine

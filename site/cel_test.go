@@ -416,3 +416,94 @@ func TestCELPolicyEditUnderEachRelease(t *testing.T) {
 		assert.False(t, hasEvent(events, "recreated", netpol), "the shared page's edit step: %v", events)
 	})
 }
+
+// editedCELScenario is the CEL default-deny example with a last step that
+// edits its GeneratingPolicy (the NetworkPolicy's policyTypes), as the
+// playground's Edit dialog appends it.
+func editedCELScenario(t *testing.T) string {
+	t.Helper()
+	text := exampleText(t, celNetpolExample)
+	start := strings.Index(text, "  - name: create the policy\n")
+	end := strings.Index(text, "  - name: create a namespace\n")
+	require.True(t, start > 0 && end > start, "the example's steps")
+	step := strings.Replace(text[start:end], "create the policy", "edit the policy", 1)
+	edited := strings.Replace(step, `"policyTypes": ["Ingress", "Egress"]`, `"policyTypes": ["Ingress"]`, 1)
+	require.NotEqual(t, step, edited)
+	return text + edited
+}
+
+// TestEmbedComparesKyvernoReleases: on a documentation page, an inline
+// scenario's data-kyverno-version picks the release its player simulates,
+// and data-compare="kyvernoVersion" gives a player a switch of the
+// releases, the step in which they differ marked with the change that
+// explains it and what each release does there.
+func TestEmbedComparesKyvernoReleases(t *testing.T) {
+	p := newBrowser(t).page(true)
+	p.do(chromedp.Navigate(p.base + docsPage))
+	p.waitFor(`window.genplayEmbed`, "the embed")
+	eval[chromedp.Void](p, fmt.Sprintf(`(() => {
+		const add = (title, data, text) => {
+			const s = document.createElement('script');
+			s.type = 'text/x-genplay-scenario';
+			Object.assign(s.dataset, {title}, data);
+			s.textContent = text;
+			return s;
+		};
+		const text = %s;
+		document.querySelector('main').prepend(add('pinned', {kyvernoVersion: 'v1.19.0'}, text), add('switch', {compare: 'kyvernoVersion'}, text));
+		return genplayEmbed.scan();
+	})()`, js(editedCELScenario(t))))
+	pinned, releases := player{p, 0}, player{p, 1}
+	const editStep = 3 // the player's steps: create the policy, create a namespace (its apply and assert), edit the policy
+	const np = "NetworkPolicy team-a/default-deny"
+	link := func(pl player) string { return eval[string](p, pl.part("a.open")+`.href`) }
+
+	t.Run("data-kyverno-version on an inline scenario simulates that release", func(t *testing.T) {
+		p.t = t
+		p.do(chromedp.ScrollIntoView(chromedp.JSPath(pinned.host())))
+		p.waitFor(pinned.host()+`.dataset.genplay === 'ready'`, "the pinned player")
+		assert.Equal(t, "v1.19.0", eval[string](p, pinned.host()+`.dataset.kyverno`))
+		assert.Equal(t, "pinned (Kyverno v1.19.0)", pinned.text(".title"))
+		pinned.stepTo(editStep)
+		events := strings.Join(pinned.events(), "\n")
+		assert.Contains(t, events, "kyverno deleted "+np+":")
+		assert.Contains(t, events, "kyverno recreated "+np+":")
+		assert.Contains(t, link(pinned), "kyverno=v1.19.0")
+	})
+
+	t.Run("the releases switch marks the edit's step and says what each release does there", func(t *testing.T) {
+		p.t = t
+		start := time.Now()
+		p.do(chromedp.ScrollIntoView(chromedp.JSPath(releases.host())))
+		p.waitFor(releases.host()+`.dataset.genplay === 'ready' && `+releases.host()+`.dataset.compared === 'true'`, "the player and its comparison")
+		t.Logf("player and comparison ready %s after scrolling into view", time.Since(start))
+		choices := eval[[]string](p, fmt.Sprintf(`[...%s.shadowRoot.querySelectorAll('.compare button')].map(b => b.dataset.value + (b.getAttribute('aria-pressed') === 'true' ? '*' : ''))`, releases.host()))
+		assert.Equal(t, []string{"v1.18.2", "v1.19.0", "v1.19.1*"}, choices, "every release, the latest pressed")
+		assert.Contains(t, releases.text(".compare"), "1 of 4 operations differ between releases")
+		marked := eval[[]string](p, fmt.Sprintf(`[...%s.shadowRoot.querySelectorAll('.steps li.differs button')].map(b => b.querySelector('.no').textContent + ' ' + b.title)`, releases.host()))
+		assert.Equal(t, []string{"3 Kyverno releases differ here: kyverno#16920 policy edits update GeneratingPolicy downstreams in place."}, marked,
+			"only the edit's step (the third button: the namespace's step holds its assert) is marked")
+		releases.stepTo(editStep)
+		events := strings.Join(releases.events(), "\n")
+		assert.Contains(t, events, "kyverno updated "+np+":", "v1.19.1 updates in place")
+		assert.NotContains(t, events, "recreated")
+		here := eval[[]string](p, fmt.Sprintf(`[...%s.shadowRoot.querySelectorAll('.group.current .releases li')].map(li => li.textContent)`, releases.host()))
+		assert.Equal(t, []string{
+			"v1.18.2, v1.19.0: deleted " + np + ", recreated " + np,
+			"v1.19.1: updated " + np,
+		}, here, "what each release does in this step")
+		shown := eval[bool](p, fmt.Sprintf(`(() => { const tl = %s.shadowRoot.querySelector('ol.timeline'), r = tl.querySelector('.group.current .releases');
+			return r.getBoundingClientRect().top >= tl.getBoundingClientRect().top - 1 && r.getBoundingClientRect().top < tl.getBoundingClientRect().bottom; })()`, releases.host()))
+		assert.True(t, shown, "the timeline shows the current step from its start, what the releases do there included")
+		p.shot("cel-13-embed-releases")
+
+		releases.choose("v1.19.0")
+		assert.Equal(t, fmt.Sprint(editStep), eval[string](p, releases.host()+`.dataset.pos`), "the switch keeps the step")
+		assert.Equal(t, "switch (Kyverno v1.19.0)", releases.text(".title"))
+		assert.Equal(t, "v1.19.0", releases.text(`.compare button[aria-pressed="true"]`))
+		events = strings.Join(releases.events(), "\n")
+		assert.Contains(t, events, "kyverno recreated "+np+":")
+		assert.Contains(t, link(releases), "kyverno=v1.19.0")
+		p.shot("cel-14-embed-releases-v1.19.0")
+	})
+}
