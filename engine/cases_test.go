@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -44,7 +45,7 @@ import (
 const casesDir = "testdata/cases"
 
 // gpolOptions runs the CEL family, as genplay run and genplay test do.
-var gpolOptions = Options{Permissions: PermissionsUnchecked, Families: []Family{controller.New}}
+var gpolOptions = Options{Scripts: shell.New, Permissions: PermissionsUnchecked, Families: []Family{controller.New}}
 
 // caseCheck is an expectation of a case beyond its chainsaw operations.
 type caseCheck struct {
@@ -109,6 +110,7 @@ var said = map[string][]caseCheck{
 	"cheatsheet/generatingpolicy/cases/existing-triggers-without-generate-existing":    {anEventSays("the trigger was updated")},
 	"cheatsheet/generatingpolicy/cases/periodic-scan-":                                 {anEventSays("periodic background scan")},
 	"cheatsheet/generatingpolicy/cases/periodic-scan-recreates-with-generate-existing": {anEventSays("generateExisting is on")},
+	"cheatsheet/generatingpolicy/cases/one-trigger-stops-generating-a-kind":            {kyvernoSays("kyverno#17020")},
 
 	// What Kyverno's CLI found (issue 16): the failures and notes that say why.
 	"kyverno-cli/non-string-label-value":                  {notesSay(3, "non-string", "NestedStringMap")},
@@ -213,7 +215,7 @@ func runCase(t *testing.T, name string, checks []caseCheck) {
 // runCaseAt runs one case under one release and returns its timeline's
 // text, after the checks every run of it must pass.
 func runCaseAt(t *testing.T, name string, data []byte, kyverno string, checks []caseCheck) string {
-	opts := Options{Permissions: PermissionsUnchecked}
+	opts := Options{Scripts: shell.New, Permissions: PermissionsUnchecked}
 	if strings.Contains(name, "generatingpolicy/") {
 		opts = gpolOptions
 	}

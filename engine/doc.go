@@ -15,9 +15,10 @@
 // gpol/controller (the CEL GeneratingPolicy family, registered by the
 // adapters that want it through Options.Families), scenario and assert
 // (chainsaw's Test format and assertions), shell (script and command
-// operations, through the narrow shell.Session this package implements),
-// and this package on top, which admits every family's policies one way
-// (putPolicy).
+// operations, registered by the adapters through Options.Scripts, as the CEL
+// family is, and working through the narrow script.Session this package
+// implements; package script is the contract), and this package on top,
+// which admits every family's policies one way (putPolicy).
 //
 // genplay simulates several Kyverno releases on this one engine
 // ([KyvernoVersions]; the default, [KyvernoVersion], is the latest):
@@ -119,7 +120,13 @@
 //     them: the changes it models are those KyvernoChanges lists, found by
 //     comparing the releases' source; the rest of a release's code is the
 //     latest's. Kyverno's conformance suites of each release run against
-//     it (cmd/genplay's conformance test).
+//     it (cmd/genplay's conformance test). Known to remain, for v1.18.2's
+//     GeneratingPolicy: its apply core did not report a downstream that
+//     already existed (kyverno#16280), and its watch cache was synced after
+//     failed evaluations and empty cache restores too (kyverno#16041), so
+//     a cache restore (a background-controller restart, synchronize turned
+//     on) restored nothing there; genplay restores and syncs as v1.19.0
+//     does.
 //   - Work is bounded (Limits, DefaultLimits), deterministically: a run
 //     has a work budget (Limits.Work, package engine/internal/budget)
 //     that JMESPath evaluation, regular expressions, wildcards, condition
@@ -232,5 +239,9 @@
 //     runs only in native builds: it would add about 0.35 MB to the
 //     browser's wasm, so in the browser a script that pipes into jq makes
 //     the scenario skip with that reason, and there, only there, the
-//     browser's result differs from the CLI's.
+//     browser's result differs from the CLI's. The browser's core build
+//     has no shell at all (about 0.65 MB of code; Options.Scripts): it
+//     answers a scenario with a script or command operation with a skip
+//     that says so, and the page's loader runs such a scenario in the full
+//     build, which has the shell.
 package engine

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
@@ -248,4 +249,261 @@ func TestEmbedCELAndClusterPolicyPlayers(t *testing.T) {
 	}
 	assert.Equal(t, 1, eval[int](p, `performance.getEntriesByType('resource').filter(e => /genplay-cel-[0-9a-f]+\.wasm/.test(e.name)).length`), "the full build, once")
 	p.shot("cel-08-embed-both")
+}
+
+// uidOf is the uid of the object the details pane shows, selected first.
+func (p *page) uidOf(ref string) string {
+	p.t.Helper()
+	p.selectObject(ref)
+	uid := eval[string](p, `(document.querySelector('#details pre.yaml').textContent.match(/^\s*uid: *(\S+)/m) || [])[1] || ''`)
+	require.NotEmpty(p.t, uid, "the details of %s show its uid", ref)
+	return uid
+}
+
+// pickKyverno picks a release in the picker, as a user does, and waits
+// for the scenario to run under it.
+func (p *page) pickKyverno(version string) {
+	p.t.Helper()
+	p.afterRun(func() {
+		p.do(chromedp.Focus(chromedp.CSS("#kyverno-version")))
+		eval[chromedp.Void](p, fmt.Sprintf(`(() => { const s = document.querySelector('#kyverno-version'); s.value = %s;
+			s.dispatchEvent(new Event('change', {bubbles: true})); })()`, js(version)))
+	})
+}
+
+// shareLink clicks Share and returns the link it offers.
+func (p *page) shareLink() string {
+	p.t.Helper()
+	p.do(chromedp.Click(chromedp.CSS("#share")))
+	p.waitFor(`/#(s|example)=/.test(document.querySelector('#share-url').value)`, "the share link")
+	return eval[string](p, `document.querySelector('#share-url').value`)
+}
+
+// TestCELPolicyEditUnderEachRelease is issue 22's browser test: the CEL
+// default-deny example, its GeneratingPolicy edited in the Edit dialog, as
+// a user does. v1.19.1 (the default) updates the synchronized NetworkPolicy
+// in place (same UID, kyverno#16920); v1.19.0 deletes and recreates it (new
+// UID); the compare-versions view marks that step with the change; a share
+// link made under v1.19.0 opens under v1.19.0 with the same outcome, and
+// one made under the default carries no release and opens under v1.19.1.
+func TestCELPolicyEditUnderEachRelease(t *testing.T) {
+	b := newBrowser(t)
+	p := openCEL(t, b)
+	require.Equal(t, engine.KyvernoVersion, eval[string](p, `document.querySelector('#kyverno-version').value`), "the default release")
+	created := p.uidOf(netpol)
+	const editStep = 3 // create the policy, create a namespace, assert, edit the policy
+
+	t.Run("the policy edited in the Edit dialog: v1.19.1 updates the NetworkPolicy in place", func(t *testing.T) {
+		p.t = t
+		start := time.Now()
+		p.selectObject(celPolicy)
+		p.do(chromedp.Click(chromedp.CSS(`#details button[data-action="edit"]`)))
+		p.waitFor(`document.querySelector('#object-dialog').open`, "the edit dialog")
+		const before, after = `"policyTypes": ["Ingress", "Egress"]`, `"policyTypes": ["Ingress"]`
+		dialogText := `[...document.querySelectorAll('#object-editor .cm-line')].map((l) => l.textContent).join('\n')`
+		require.Contains(t, eval[string](p, dialogText), before, "the dialog shows the policy as the scenario wrote it")
+		// The user replaces the policy's text with the edited one (a paste
+		// over the selection, as in the other edit tests).
+		eval[chromedp.Void](p, fmt.Sprintf(`(() => { const cm = document.querySelector('#object-editor .cm-content');
+			const text = %s;
+			cm.focus(); document.execCommand('selectAll');
+			const dt = new DataTransfer(); dt.setData('text/plain', text.replace(%s, %s));
+			cm.dispatchEvent(new ClipboardEvent('paste', {clipboardData: dt, bubbles: true, cancelable: true})); })()`, dialogText, js(before), js(after)))
+		require.Contains(t, eval[string](p, dialogText), after)
+		p.afterRun(func() { p.do(chromedp.Click(chromedp.CSS("#object-dialog-save"))) })
+		require.Equal(t, editStep+1, eval[int](p, `document.querySelectorAll('#timeline > li.step').length`), "the edit is appended as a step")
+		assert.Contains(t, p.text(), after, "the edit is in the scenario")
+
+		events := p.lastStepEvents()
+		assert.Contains(t, events, "user updated "+celPolicy, "the edit is the user's update")
+		assert.True(t, hasEvent(events, "updated", netpol), "v1.19.1 updates the downstream: %v", events)
+		assert.False(t, hasEvent(events, "deleted", netpol) || hasEvent(events, "recreated", netpol), "and does not recreate it: %v", events)
+		reason := p.lastStepText()
+		assert.Contains(t, reason, "in place (same UID)")
+		assert.Contains(t, reason, "v1.19.1")
+		assert.Contains(t, reason, "kyverno#16920")
+		assert.Equal(t, created, p.uidOf(netpol), "the same UID")
+		yaml := eval[string](p, `document.querySelector('#details pre.yaml').textContent`)
+		assert.NotContains(t, yaml, "Egress", "the NetworkPolicy has the edited policyTypes")
+		p.shot("cel-10-policy-edit-v1.19.1")
+		t.Logf("edit and run under v1.19.1: %s", time.Since(start))
+	})
+
+	t.Run("under v1.19.0 the same edit deletes and recreates the NetworkPolicy (new UID), naming v1.19.0", func(t *testing.T) {
+		p.t = t
+		start := time.Now()
+		p.pickKyverno("v1.19.0")
+		events := p.lastStepEvents()
+		assert.True(t, hasEvent(events, "deleted", netpol), "v1.19.0 deletes the downstream: %v", events)
+		assert.True(t, hasEvent(events, "recreated", netpol), "and recreates it: %v", events)
+		assert.False(t, hasEvent(events, "updated", netpol), "not in place: %v", events)
+		reason := p.lastStepText()
+		assert.Contains(t, reason, "Kyverno v1.19.0 and earlier delete and recreate")
+		assert.Contains(t, reason, "new UID")
+		assert.Contains(t, reason, "kyverno#16920")
+		recreated := p.uidOf(netpol)
+		p.do(chromedp.Click(chromedp.CSS("#step-back")))
+		p.waitFor(fmt.Sprintf(`document.querySelector('#timeline > li.step:nth-child(%d) .step-button')?.getAttribute('aria-current') === 'step'`, editStep), "the step before the edit")
+		beforeEdit := p.uidOf(netpol)
+		assert.Equal(t, created, beforeEdit, "before the edit, the NetworkPolicy of the first run")
+		assert.NotEqual(t, beforeEdit, recreated, "the edit gave it a new UID")
+		p.do(chromedp.Click(chromedp.CSS("#step-last")))
+		p.shot("cel-11-policy-edit-v1.19.0")
+		t.Logf("switch to v1.19.0 and run: %s", time.Since(start))
+	})
+
+	t.Run("the compare-versions view marks the edit's step with kyverno#16920", func(t *testing.T) {
+		p.t = t
+		start := time.Now()
+		p.do(chromedp.Click(chromedp.CSS("#compare-versions")))
+		p.waitFor(`document.body.dataset.versions === 'ready'`, "the comparison")
+		differs := eval[[]string](p, `[...document.querySelectorAll('#versions tbody tr')].map((tr) => tr.dataset.index + ':' + tr.dataset.differs)`)
+		assert.Equal(t, []string{"0:false", "1:false", "2:false", "3:true"}, differs, "only the edit's step differs")
+		row := fmt.Sprintf(`#versions tbody tr[data-index="%d"]`, editStep)
+		why := eval[string](p, fmt.Sprintf(`document.querySelector(%s).textContent`, js(row+" .why")))
+		assert.Equal(t, "differs: kyverno#16920 policy edits update GeneratingPolicy downstreams in place", strings.TrimSpace(strings.Join(strings.Fields(why), " ")))
+		// Each cell says what its release did in its own words; the change
+		// that explains it, both ways, is said once, below the table.
+		reasons := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll(%s)].map((d) => d.textContent)`, js(row+" td .reason")))
+		require.Len(t, reasons, 5, "v1.18.2 and v1.19.0 delete and recreate, v1.19.1 updates")
+		assert.Equal(t, "re-sync: the policy was updated, so Kyverno deletes the downstream before regenerating it", reasons[2], "v1.19.0's deletion")
+		assert.True(t, strings.HasPrefix(reasons[4], "re-sync: the policy changed, so generator.apply rewrote the downstream in place (same UID)"), "v1.19.1's update: %q", reasons[4])
+		for _, r := range reasons {
+			assert.NotContains(t, r, "and later", "the change's clause is not repeated in a cell")
+		}
+		cells := eval[[]string](p, fmt.Sprintf(`[...document.querySelectorAll(%s)].map((td) => [...td.querySelectorAll('li.event')].map((li) => li.dataset.action).join(','))`, js(row+" td")))
+		assert.Equal(t, []string{"deleted,recreated", "deleted,recreated", "updated"}, cells, "v1.18.2, v1.19.0, v1.19.1")
+		heads := eval[[]string](p, `[...document.querySelectorAll('#versions thead th')].map((th) => th.textContent)`)
+		require.Len(t, heads, 4)
+		assert.Contains(t, heads[3], "v1.19.1")
+		assert.Contains(t, eval[string](p, `document.querySelector('#versions .version-changes')?.textContent || ''`),
+			"kyverno#16920 (since v1.19.1, GeneratingPolicy) policy edits update GeneratingPolicy downstreams in place: releases before v1.19.1 delete and recreate")
+		p.shot("cel-12-compare-versions")
+		t.Logf("compare versions: %s", time.Since(start))
+		p.do(chromedp.Click(chromedp.CSS("#versions-close")))
+	})
+
+	t.Run("a share link made under v1.19.0 opens under v1.19.0 with the same outcome", func(t *testing.T) {
+		p.t = t
+		start := time.Now()
+		link := p.shareLink()
+		assert.Contains(t, link, "kyverno=v1.19.0")
+		q := b.page(true)
+		q.t = t
+		q.do(chromedp.Navigate(link))
+		q.waitFor(`document.body.dataset.ready === 'true' && Number(document.body.dataset.runs) > 0 && document.body.dataset.celEngine === 'ready'`, "the shared scenario to run")
+		assert.Equal(t, "v1.19.0", eval[string](q, `document.querySelector('#kyverno-version').value`))
+		q.do(chromedp.Click(chromedp.CSS("#step-last")))
+		events := q.lastStepEvents()
+		assert.True(t, hasEvent(events, "recreated", netpol), "the shared page's edit step: %v", events)
+		assert.Contains(t, q.lastStepText(), "Kyverno v1.19.0 and earlier delete and recreate")
+		t.Logf("share and open under v1.19.0: %s", time.Since(start))
+	})
+
+	t.Run("a share link made under the default carries no release and opens under v1.19.1", func(t *testing.T) {
+		p.t = t
+		p.pickKyverno("v1.19.1")
+		link := p.shareLink()
+		assert.NotContains(t, link, "kyverno=")
+		q := b.page(true)
+		q.t = t
+		q.do(chromedp.Navigate(link))
+		q.waitFor(`document.body.dataset.ready === 'true' && Number(document.body.dataset.runs) > 0 && document.body.dataset.celEngine === 'ready'`, "the shared scenario to run")
+		assert.Equal(t, "v1.19.1", eval[string](q, `document.querySelector('#kyverno-version').value`))
+		q.do(chromedp.Click(chromedp.CSS("#step-last")))
+		events := q.lastStepEvents()
+		assert.True(t, hasEvent(events, "updated", netpol), "the shared page's edit step: %v", events)
+		assert.False(t, hasEvent(events, "recreated", netpol), "the shared page's edit step: %v", events)
+	})
+}
+
+// editedCELScenario is the CEL default-deny example with a last step that
+// edits its GeneratingPolicy (the NetworkPolicy's policyTypes), as the
+// playground's Edit dialog appends it.
+func editedCELScenario(t *testing.T) string {
+	t.Helper()
+	text := exampleText(t, celNetpolExample)
+	start := strings.Index(text, "  - name: create the policy\n")
+	end := strings.Index(text, "  - name: create a namespace\n")
+	require.True(t, start > 0 && end > start, "the example's steps")
+	step := strings.Replace(text[start:end], "create the policy", "edit the policy", 1)
+	edited := strings.Replace(step, `"policyTypes": ["Ingress", "Egress"]`, `"policyTypes": ["Ingress"]`, 1)
+	require.NotEqual(t, step, edited)
+	return text + edited
+}
+
+// TestEmbedComparesKyvernoReleases: on a documentation page, an inline
+// scenario's data-kyverno-version picks the release its player simulates,
+// and data-compare="kyvernoVersion" gives a player a switch of the
+// releases, the step in which they differ marked with the change that
+// explains it and what each release does there.
+func TestEmbedComparesKyvernoReleases(t *testing.T) {
+	p := newBrowser(t).page(true)
+	p.do(chromedp.Navigate(p.base + docsPage))
+	p.waitFor(`window.genplayEmbed`, "the embed")
+	eval[chromedp.Void](p, fmt.Sprintf(`(() => {
+		const add = (title, data, text) => {
+			const s = document.createElement('script');
+			s.type = 'text/x-genplay-scenario';
+			Object.assign(s.dataset, {title}, data);
+			s.textContent = text;
+			return s;
+		};
+		const text = %s;
+		document.querySelector('main').prepend(add('pinned', {kyvernoVersion: 'v1.19.0'}, text), add('switch', {compare: 'kyvernoVersion'}, text));
+		return genplayEmbed.scan();
+	})()`, js(editedCELScenario(t))))
+	pinned, releases := player{p, 0}, player{p, 1}
+	const editStep = 3 // the player's steps: create the policy, create a namespace (its apply and assert), edit the policy
+	const np = "NetworkPolicy team-a/default-deny"
+	link := func(pl player) string { return eval[string](p, pl.part("a.open")+`.href`) }
+
+	t.Run("data-kyverno-version on an inline scenario simulates that release", func(t *testing.T) {
+		p.t = t
+		p.do(chromedp.ScrollIntoView(chromedp.JSPath(pinned.host())))
+		p.waitFor(pinned.host()+`.dataset.genplay === 'ready'`, "the pinned player")
+		assert.Equal(t, "v1.19.0", eval[string](p, pinned.host()+`.dataset.kyverno`))
+		assert.Equal(t, "pinned (Kyverno v1.19.0)", pinned.text(".title"))
+		pinned.stepTo(editStep)
+		events := strings.Join(pinned.events(), "\n")
+		assert.Contains(t, events, "kyverno deleted "+np+":")
+		assert.Contains(t, events, "kyverno recreated "+np+":")
+		assert.Contains(t, link(pinned), "kyverno=v1.19.0")
+	})
+
+	t.Run("the releases switch marks the edit's step and says what each release does there", func(t *testing.T) {
+		p.t = t
+		start := time.Now()
+		p.do(chromedp.ScrollIntoView(chromedp.JSPath(releases.host())))
+		p.waitFor(releases.host()+`.dataset.genplay === 'ready' && `+releases.host()+`.dataset.compared === 'true'`, "the player and its comparison")
+		t.Logf("player and comparison ready %s after scrolling into view", time.Since(start))
+		choices := eval[[]string](p, fmt.Sprintf(`[...%s.shadowRoot.querySelectorAll('.compare button')].map(b => b.dataset.value + (b.getAttribute('aria-pressed') === 'true' ? '*' : ''))`, releases.host()))
+		assert.Equal(t, []string{"v1.18.2", "v1.19.0", "v1.19.1*"}, choices, "every release, the latest pressed")
+		assert.Contains(t, releases.text(".compare"), "1 of 4 operations differ between releases")
+		marked := eval[[]string](p, fmt.Sprintf(`[...%s.shadowRoot.querySelectorAll('.steps li.differs button')].map(b => b.querySelector('.no').textContent + ' ' + b.title)`, releases.host()))
+		assert.Equal(t, []string{"3 Kyverno releases differ here: kyverno#16920 policy edits update GeneratingPolicy downstreams in place."}, marked,
+			"only the edit's step (the third button: the namespace's step holds its assert) is marked")
+		releases.stepTo(editStep)
+		events := strings.Join(releases.events(), "\n")
+		assert.Contains(t, events, "kyverno updated "+np+":", "v1.19.1 updates in place")
+		assert.NotContains(t, events, "recreated")
+		here := eval[[]string](p, fmt.Sprintf(`[...%s.shadowRoot.querySelectorAll('.group.current .releases li')].map(li => li.textContent)`, releases.host()))
+		assert.Equal(t, []string{
+			"v1.18.2, v1.19.0: deleted " + np + ", recreated " + np,
+			"v1.19.1: updated " + np,
+		}, here, "what each release does in this step")
+		shown := eval[bool](p, fmt.Sprintf(`(() => { const tl = %s.shadowRoot.querySelector('ol.timeline'), r = tl.querySelector('.group.current .releases');
+			return r.getBoundingClientRect().top >= tl.getBoundingClientRect().top - 1 && r.getBoundingClientRect().top < tl.getBoundingClientRect().bottom; })()`, releases.host()))
+		assert.True(t, shown, "the timeline shows the current step from its start, what the releases do there included")
+		p.shot("cel-13-embed-releases")
+
+		releases.choose("v1.19.0")
+		assert.Equal(t, fmt.Sprint(editStep), eval[string](p, releases.host()+`.dataset.pos`), "the switch keeps the step")
+		assert.Equal(t, "switch (Kyverno v1.19.0)", releases.text(".title"))
+		assert.Equal(t, "v1.19.0", releases.text(`.compare button[aria-pressed="true"]`))
+		events = strings.Join(releases.events(), "\n")
+		assert.Contains(t, events, "kyverno recreated "+np+":")
+		assert.Contains(t, link(releases), "kyverno=v1.19.0")
+		p.shot("cel-14-embed-releases-v1.19.0")
+	})
 }

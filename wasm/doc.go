@@ -7,21 +7,27 @@
 // # Two builds
 //
 // The same program builds twice, and this is the one place the switch is
-// made: families_core.go and families_cel.go set the policy families the
-// bridge passes to the engine (engine.Options.Families).
+// made: families_core.go and families_cel.go set the policy families and
+// the shell the bridge passes to the engine (engine.Options.Families and
+// Scripts).
 //
 //   - the core build (no tag; site/dist/assets/genplay-HASH.wasm): the
-//     ClusterPolicy/Policy family only, free of cel-go, at most 1.5 MB
-//     brotli. It answers a scenario that writes a policies.kyverno.io
-//     policy with a Result whose "skipped" says "this build of genplay has
-//     no CEL engine" (and a warning diagnostic at the write).
-//   - the full build (-tags cel; genplay-cel-HASH.wasm): both families,
-//     at most 3.5 MB brotli. Like every js build it has no crypto/x509, so
-//     x509.decode is an error that says so (engine/doc.go).
+//     ClusterPolicy/Policy family only, free of cel-go and of the shell
+//     (package engine/shell, kubectl's simulation for script and command
+//     operations), at most 1.5 MB brotli. It answers a scenario that
+//     writes a policies.kyverno.io policy with a Result whose "skipped"
+//     says "this build of genplay has no CEL engine" (and a warning
+//     diagnostic at the write), and one with a script or command operation
+//     with a "skipped" that says "this build of genplay has no shell" (and
+//     an error diagnostic at the operation).
+//   - the full build (-tags cel; genplay-cel-HASH.wasm): both families and
+//     the shell, at most 3.5 MB brotli. Like every js build it has no
+//     crypto/x509, so x509.decode is an error that says so (engine/doc.go).
 //
 // `make site` builds both; `make size` (site/size.mjs) reports and enforces
 // both budgets. For the same text both return what `genplay run -o json`
-// prints; a scenario with no CEL policy gives the same bytes in both.
+// prints; a scenario with no CEL policy and no script gives the same bytes
+// in both.
 //
 // # The JavaScript contract
 //
@@ -117,17 +123,19 @@
 //	  holds no policy.
 //
 // install({wasmURL, fullWasmURL, ...}) loads the core build first. With
-// fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose
-// answer from the core build is its "no CEL engine" skip) first loads the
-// full build, in a worker of its own, and from then on the full build
-// serves every run. While it downloads, genplay.loadingCEL is true and
-// globalThis receives "genplay:cel-loading", then "genplay:cel-ready"; if it
-// cannot load, "genplay:cel-failed" and the run resolves to the core's
-// result with an error diagnostic "cannot load the CEL engine: ...".
+// fullWasmURL, a run whose text holds a policies.kyverno.io object or a
+// script or command operation (or whose answer from the core build is its
+// "no CEL engine" or "no shell" skip) first loads the full build, in a
+// worker of its own, and from then on the full build serves every run.
+// While it downloads, genplay.loadingCEL is true and globalThis receives
+// "genplay:cel-loading" (detail.why: "cel", "shell" or "tool"), then
+// "genplay:cel-ready"; if it cannot load, "genplay:cel-failed" and the run
+// resolves to the core's result with an error diagnostic "cannot load the
+// CEL engine: ..." (for a script: "cannot load the engine with the shell").
 // genplay.build is "core" or "full", whichever serves runs now, and
 // genplay.loadCEL() loads the full build ahead of a run. With defer: true,
 // install loads nothing until genplay.start(text), which loads the full
-// build alone when text holds a policies.kyverno.io object (the core build
+// build alone when text needs it, as above (the core build
 // only if the full one fails) and the core build otherwise; ready follows
 // that first load.
 //

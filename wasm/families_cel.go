@@ -5,6 +5,7 @@ package main
 import (
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/wasm/authoring"
 	"github.com/genplay/genplay/wasm/bridge"
 )
@@ -12,6 +13,10 @@ import (
 // families, in the full build (-tags cel), is the CEL GeneratingPolicy
 // family: this build simulates both policy families. See doc.go.
 var families = []engine.Family{controller.New}
+
+// scripts, in the full build, is the shell: script and command operations
+// run here (the loader sends them to this build).
+var scripts engine.Scripts = shell.New
 
 // build names this build for the loader (globalThis.__genplayWasm.build).
 const build = "full"

@@ -13,6 +13,12 @@ import (
 // with a skip that says it has no CEL engine. See doc.go.
 var families []engine.Family
 
+// scripts, in the core build, is none: the build is free of the shell
+// (kubectl's simulation, about 0.65 MB of code) and answers a scenario with
+// a script or command operation with a skip that says it has no shell; the
+// loader (site/src/genplay.js) sends such a scenario to the full build.
+var scripts engine.Scripts
+
 // build names this build for the loader (globalThis.__genplayWasm.build).
 const build = "core"
 

@@ -208,6 +208,33 @@ func TestSyncModifyPolicyPassesOnlyFromV1_19_1(t *testing.T) {
 	}
 }
 
+// Kyverno v1.19.0 added two tests with kyverno#16838: a trigger UPDATE
+// rewrites the downstream in place (same UID), and a trigger updated out of
+// the policy's matchConditions loses its downstream. genplay passes both
+// from v1.19.0 and, like Kyverno v1.18.2, fails them under v1.18.2 (it
+// deletes and recreates the downstream; its API server never sends the
+// opt-out update to Kyverno, so the downstream stays).
+func TestTriggerUpdateTestsPassOnlyFromV1_19_0(t *testing.T) {
+	root := filepath.Join(conformanceRoot(t, "v1.19.0"), "generating-policies", "data", "sync")
+	for test, why := range map[string]string{
+		"sync-update-trigger-in-place": "downstream was recreated instead of updated in place",
+		"sync-trigger-stops-matching":  "matches, but it must not",
+	} {
+		for _, kyverno := range []string{"v1.19.1", "v1.19.0", "v1.18.2"} {
+			report := runConformance(t, filepath.Join(root, test), kyverno)
+			require.Len(t, report.Tests, 1)
+			got := report.Tests[0]
+			detail := got.Reason + " " + strings.Join(got.Detail, "; ")
+			if kyverno != "v1.18.2" {
+				assert.Equal(t, suite.Pass, got.Status, "%s under Kyverno %s: %s", test, kyverno, detail)
+				continue
+			}
+			assert.Equal(t, suite.Fail, got.Status, "%s under Kyverno %s: %s", test, kyverno, detail)
+			assert.Contains(t, detail, why, "%s under Kyverno %s", test, kyverno)
+		}
+	}
+}
+
 // writeExpectations rewrites the list from a run. Skip reasons come from
 // the run; a failure keeps its hand-written reason and status (xfail or
 // fail), and a new failure is recorded as fail with the run's reason.

@@ -32,3 +32,35 @@ var RecreateTracked = upstream.Register(upstream.Change{
 	After:  "track the recreated object under its new UID and recreate it after every deletion",
 	Files:  []string{"pkg/background/gpol/dynamic_watcher.go"},
 })
+
+// TriggerUpdateInPlace: what a trigger UPDATE does to a GeneratingPolicy's
+// downstream. Kyverno v1.18.2's background controller deletes the
+// trigger's synchronized downstreams before it runs the policy again
+// (ProcessUR), and its apply core leaves an object that exists as it is
+// (GenerateResources only creates); its webhook carries the policy's
+// matchConditions as they are, so the API server does not send an update
+// (or a deletion) that fails them. v1.19.0 rewrites a downstream it
+// manages in place, deletes a synchronized trigger's downstreams when the
+// trigger no longer matches, and wraps the webhook's matchConditions so
+// that only CREATE requests are filtered for a synchronize policy.
+var TriggerUpdateInPlace = upstream.Register(upstream.Change{
+	ID: "kyverno#16838", Since: upstream.V1_19_0, Family: upstream.FamilyCEL,
+	Title: "trigger updates rewrite GeneratingPolicy downstreams in place",
+	Before: "delete a synchronized downstream on a trigger update and create it again (new UID), leave one without synchronize as it was, " +
+		"and keep it when the update fails the policy's matchConditions (the API server does not send that update to Kyverno)",
+	After: "update it in place (same UID), with or without synchronize, and with synchronize delete it when the updated trigger no longer matches",
+	Files: []string{"pkg/background/gpol/generate_controller.go", "pkg/cel/libs/context.go", "pkg/controllers/webhook/validating.go",
+		"pkg/background/gpol/dynamic_watcher.go"},
+})
+
+// TriggerScopedCleanup: when one trigger's evaluation of a synchronize
+// policy no longer generates objects of a kind it generated before,
+// Kyverno v1.18.2's SyncWatchers deletes every object of that kind the
+// policy generated, for every trigger; v1.19.0 only that trigger's.
+var TriggerScopedCleanup = upstream.Register(upstream.Change{
+	ID: "kyverno#17020", Since: upstream.V1_19_0, Family: upstream.FamilyCEL,
+	Title:  "a trigger's stale GeneratingPolicy downstreams are deleted for that trigger only",
+	Before: "delete every downstream of a kind that one trigger's evaluation stopped generating, those of the policy's other triggers included",
+	After:  "delete only that trigger's downstreams of the kind; the other triggers' stay, and stay synchronized",
+	Files:  []string{"pkg/background/gpol/dynamic_watcher.go", "pkg/background/gpol/generate_controller.go"},
+})

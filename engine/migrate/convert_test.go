@@ -345,6 +345,18 @@ func TestFamilyNotes(t *testing.T) {
 	}
 	assert.Contains(t, strings.Join(notes, "\n"), "a GeneratingPolicy of Kyverno v1.19.0 deletes and recreates its downstreams on every policy update")
 	assert.Contains(t, strings.Join(notes, "\n"), "does not recreate a downstream deleted a second time")
+	assert.NotContains(t, strings.Join(notes, "\n"), "on every trigger update", "Kyverno v1.19.0 updates them in place (kyverno#16838)")
+
+	// Kyverno v1.18.2's recreates them on every trigger update too.
+	older, diags := migrate.ConvertFileFor("policy.yaml", []byte(clusterPolicy("", "  - name: r\n"+nsMatch+netpolData)), "v1.18.2")
+	require.False(t, diags.HasErrors())
+	notes = nil
+	for _, f := range older.Findings {
+		if f.Kind == migrate.Note {
+			notes = append(notes, f.Message)
+		}
+	}
+	assert.Contains(t, strings.Join(notes, "\n"), "a GeneratingPolicy of Kyverno v1.18.2 deletes and recreates its downstream on every trigger update (new UIDs); from v1.19.0 it is updated in place (kyverno#16838)")
 }
 
 func TestHostileInputEndsWithAFinding(t *testing.T) {

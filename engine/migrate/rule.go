@@ -865,8 +865,12 @@ func (rc *ruleConv) familyNotes() {
 		rc.note(fmt.Sprintf("deleting the policy deletes clone downstreams for a ClusterPolicy of Kyverno %s (%s) but keeps them for a GeneratingPolicy "+
 			"(clones carry source-uid; RemoveWatchersForPolicy)", v, policy.CleanupClones.ID), at...)
 	}
-	if !g.Synchronize {
+	if !g.Synchronize && gpol.TriggerUpdateInPlace.In(v) {
 		rc.note("without synchronize, a GeneratingPolicy still rewrites an existing downstream it manages each time it runs for the trigger (trigger UPDATE, generateExisting); a ClusterPolicy never updates it (GENERATING-POLICY.md §3.4)", at...)
+	}
+	if g.Synchronize && !gpol.TriggerUpdateInPlace.In(v) {
+		rc.note(fmt.Sprintf("with synchronize, a GeneratingPolicy of Kyverno %s deletes and recreates its downstream on every trigger update (new UIDs); "+
+			"from %s it is updated in place (%s)", v, gpol.TriggerUpdateInPlace.Since, gpol.TriggerUpdateInPlace.ID), at...)
 	}
 	for _, f := range append(append([]policy.Filter{}, rc.r.Match.Any...), rc.r.Match.All...) {
 		ops := f.Resources.Operations

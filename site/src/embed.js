@@ -13,14 +13,18 @@
 // "orphanDownstreamOnPolicyDelete" adds an on/off switch that reruns the
 // scenario with that setting overridden; data-kyverno-version="v1.19.0"
 // simulates that Kyverno release (default: the latest), and the player and
-// its "Open in playground" link say so. A script with a non-JavaScript type
+// its "Open in playground" link say so; data-compare="kyvernoVersion" adds
+// a switch of the Kyverno releases genplay simulates, runs the scenario
+// under every one (the playground's "Compare versions"), marks the steps in
+// which they differ with the change that explains it, and says under the
+// current step what the other releases do there. A script with a non-JavaScript type
 // is never executed, so inline scenarios are safe under a strict CSP.
 //
 // Each player lives in a shadow root (the page's styles and ours do not mix),
 // renders data only as text, and the engine (the wasm) loads once, when the
 // first block scrolls into view. genplayEmbed.scan() picks up blocks a page
 // adds later.
-import { install } from './genplay.js';
+import { install, needsFull } from './genplay.js';
 import { h, replace } from './dom.js';
 import { encode, MAX_TEXT } from './share.js';
 import { LABEL, refString, keyOf, isPolicy, isCELPolicy, isNamespace, labelsOf } from './objects.js';
@@ -30,6 +34,8 @@ import { readerOf } from './reader.js';
 
 const SCRIPT_TYPE = 'text/x-genplay-scenario';
 const COMPARABLE = new Set(['synchronize', 'orphanDownstreamOnPolicyDelete']);
+// RELEASES is the data-compare value of the switch of Kyverno releases.
+const RELEASES = 'kyvernoVersion';
 
 // This bundle lives in <root>/assets/; the loader, the playground, the wasm
 // and wasm_exec.js are relative to <root>.
@@ -79,9 +85,10 @@ class Player {
   constructor(host, source) {
     this.host = host;
     this.source = source; // () => Promise<string>
-    this.compare = COMPARABLE.has(host.dataset.compare) ? host.dataset.compare : '';
+    this.compare = COMPARABLE.has(host.dataset.compare) || host.dataset.compare === RELEASES ? host.dataset.compare : '';
     this.override = null; // the compared setting's value, null = as written
     this.kyverno = host.dataset.kyvernoVersion || ''; // the release to simulate; '' the latest
+    this.releases = null; // with the releases switch: the scenario under every release (genplay.versions/v1)
     this.text = '';
     this.groups = [];
     this.pos = 0; // 0: before the first step; k: after step k
@@ -139,7 +146,7 @@ class Player {
     if (seq !== this.linkSeq) return;
     const group = this.groups[this.pos - 1];
     let view = `&step=${group ? group.ops[group.ops.length - 1].index : 0}`;
-    if (this.compare && this.override !== null) view += `&${this.compare}=${this.override}`;
+    if (this.compare !== RELEASES && this.compare && this.override !== null) view += `&${this.compare}=${this.override}`;
     if (this.kyverno) view += `&kyverno=${encodeURIComponent(this.kyverno)}`;
     this.el.open.href = `${root.href}#${frag}${view}`;
   }
@@ -179,9 +186,10 @@ class Player {
       return;
     }
     const options = {};
-    if (this.compare && this.override !== null) options.override = { [this.compare]: this.override };
+    if (this.compare !== RELEASES && this.compare && this.override !== null) options.override = { [this.compare]: this.override };
     if (this.kyverno) options.kyvernoVersion = this.kyverno;
-    if (/policies\.kyverno\.io\//.test(this.text) && genplay.build !== 'full') this.status('Loading the CEL engine…');
+    const why = genplay.build === 'full' ? '' : needsFull(this.text);
+    if (why) this.status(why === 'cel' ? 'Loading the CEL engine…' : 'Loading the full engine (kubectl for script steps)…');
     // A run that takes a while says so and can be stopped (the page stays
     // responsive meanwhile, in a worker or on its own thread).
     const slow = setTimeout(() => {
@@ -218,7 +226,10 @@ class Player {
       this.host.dataset.kyverno = result.kyverno;
       this.el.title.textContent = `${this.host.dataset.title || 'Live scenario'} (Kyverno ${result.kyverno})`;
     }
-    if (this.compare && this.override === null) {
+    if (this.compare === RELEASES) {
+      if (!this.releases) this.compareReleases();
+      this.renderCompare();
+    } else if (this.compare && this.override === null) {
       this.override = settingIn(result, this.compare);
       this.renderCompare();
     }
@@ -230,7 +241,53 @@ class Player {
     this.updateLink();
   }
 
+  // compareReleases runs the scenario under every release, once: the
+  // switch's releases and the steps in which they differ.
+  async compareReleases() {
+    if (this.comparing) return;
+    this.comparing = true;
+    const c = await loadEngine().run(this.text, { compareVersions: true });
+    if (c?.format !== 'genplay.versions/v1') {
+      this.comparing = false; // the player's own run says what failed; the next run tries again
+      return;
+    }
+    this.releases = c;
+    this.host.dataset.compared = 'true';
+    this.renderCompare();
+    this.render();
+  }
+
+  // differences are the compared steps of group g that differ between
+  // releases (none before the comparison).
+  differences(g) {
+    return this.releases ? g.ops.map((op) => this.releases.steps[op.index]).filter((st) => st?.differs) : [];
+  }
+
+  // whyDiffers says why steps differ: the changes between releases that
+  // explain them, or the earlier step they follow from.
+  whyDiffers(steps) {
+    const ids = [...new Set(steps.flatMap((st) => st.explained || []))];
+    if (!ids.length) return 'Kyverno releases differ here: the clusters already differed after an earlier step.';
+    const title = (id) => this.releases.changes.find((c) => c.id === id)?.title || '';
+    return `Kyverno releases differ here: ${ids.map((id) => `${id} ${title(id)}`.trim()).join('; ')}.`;
+  }
+
   renderCompare() {
+    if (this.compare === RELEASES) {
+      const c = this.releases;
+      if (!c) return;
+      const current = this.host.dataset.kyverno;
+      const choice = (v) => h('button', {
+        type: 'button',
+        class: 'choice',
+        dataset: { value: v },
+        'aria-pressed': String(v === current),
+        onclick: () => { if (v !== this.host.dataset.kyverno) { this.kyverno = v; this.host.dataset.kyverno = v; this.renderCompare(); this.run(); } },
+      }, v);
+      replace(this.el.compare, h('span', { class: 'label' }, 'Kyverno:'), c.versions.map(choice),
+        h('span', { class: 'label' }, c.differs ? `${c.differs} of ${c.steps.length} operations differ between releases` : 'every release does the same here'));
+      return;
+    }
     const field = this.compare;
     const choice = (value) => h('button', {
       type: 'button',
@@ -255,12 +312,16 @@ class Player {
     e.step.disabled = this.pos >= n;
     e.where.textContent = this.pos === 0 ? `before step 1 of ${n}` : `after step ${this.pos} of ${n}`;
     this.host.dataset.pos = String(this.pos);
-    replace(e.steps, this.groups.map((g, i) => h('li', { class: i < this.pos ? 'done' : '' },
-      h('button', {
-        type: 'button',
-        'aria-current': i + 1 === this.pos ? 'step' : false,
-        onclick: () => this.go(i + 1),
-      }, h('span', { class: 'no' }, `${i + 1}`), ' ', g.name))));
+    replace(e.steps, this.groups.map((g, i) => {
+      const differs = this.differences(g);
+      return h('li', { class: `${i < this.pos ? 'done' : ''}${differs.length ? ' differs' : ''}` },
+        h('button', {
+          type: 'button',
+          'aria-current': i + 1 === this.pos ? 'step' : false,
+          title: differs.length ? this.whyDiffers(differs) : false,
+          onclick: () => this.go(i + 1),
+        }, h('span', { class: 'no' }, `${i + 1}`), ' ', g.name, differs.length ? h('span', { class: 'badge differs' }, 'differs') : ''));
+    }));
     this.renderCluster();
     this.renderTimeline();
   }
@@ -306,6 +367,7 @@ class Player {
     }
     const items = this.groups.slice(0, this.pos).map((g, i) => h('li', { class: i + 1 === this.pos ? 'group current' : 'group' },
       h('div', { class: 'group-name' }, `${i + 1}. ${g.name}`),
+      i + 1 === this.pos ? this.releasesHere(g) : '',
       h('ol', { class: 'events' }, g.ops.flatMap((op) => [
         ...(op.events || []).map((ev) => h('li', { class: `event ${ev.actor}`, dataset: { actor: ev.actor, action: ev.action } },
           h('span', { class: 'actor' }, ev.actor), ' ',
@@ -317,7 +379,31 @@ class Player {
         op.error ? h('li', { class: 'check failed' }, `✗ ${op.summary}: ${op.error}`) : '',
       ]))));
     replace(e.timeline, items);
-    e.timeline.scrollTop = e.timeline.scrollHeight; // the current step, without scrolling the page
+    // The current step from its start (its name, what the releases do
+    // there, then its events), without scrolling the page.
+    const current = e.timeline.querySelector('.group.current');
+    e.timeline.scrollTop = current ? e.timeline.scrollTop + current.getBoundingClientRect().top - e.timeline.getBoundingClientRect().top : e.timeline.scrollHeight;
+  }
+
+  // releasesHere says, for a group whose step differs between releases,
+  // what Kyverno did in it under each release (those that did the same
+  // together) and the change that explains it.
+  releasesHere(g) {
+    const differs = this.differences(g);
+    if (!differs.length) return '';
+    const did = new Map(); // what Kyverno did -> the releases that did it
+    for (const [k, v] of this.releases.versions.entries()) {
+      const text = differs.map((st) => {
+        const run = st.runs[k];
+        if (!run?.ran) return 'did not run (the run stopped earlier)';
+        const events = run.events.filter((ev) => ev.actor === 'kyverno').map((ev) => `${ev.action}${ev.object ? ` ${refString(ev.object)}` : ''}`);
+        return events.join(', ') || 'did nothing';
+      }).join('; ');
+      did.set(text, [...(did.get(text) || []), v]);
+    }
+    return h('div', { class: 'releases' }, this.whyDiffers(differs),
+      h('ul', {}, [...did].map(([text, versions]) => h('li', { dataset: { versions: versions.join(' ') } },
+        h('span', { class: 'versions' }, versions.join(', ')), `: ${text}`))));
   }
 
   status(text) {
@@ -375,7 +461,7 @@ function players() {
     let host = el;
     if (el.tagName === 'SCRIPT' || el.tagName === 'PRE') {
       host = h('div', { class: 'genplay-player' });
-      for (const k of ['title', 'compare']) if (el.dataset[k]) host.dataset[k] = el.dataset[k];
+      for (const k of ['title', 'compare', 'kyvernoVersion']) if (el.dataset[k]) host.dataset[k] = el.dataset[k];
       el.before(host);
       el.hidden = true; // a <pre>'s text, now the player's
     }

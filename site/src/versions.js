@@ -14,6 +14,31 @@ export const latestKyverno = about.kyverno;
 const known = new Set(about.versions.map((v) => v.version));
 const changeOf = new Map(about.changes.map((c) => [c.id, c]));
 
+/**
+ * says is a change in the words a reason that depends on the release gives
+ * it (upstream.Change.Says in the engine): "Kyverno v1.19.0 and earlier
+ * ...; v1.19.1 and later ... (kyverno#16920)".
+ */
+function says(c) {
+  const i = about.versions.findIndex((v) => v.version === c.since);
+  return i > 0 ? `Kyverno ${about.versions[i - 1].version} and earlier ${c.before}; ${c.since} and later ${c.after} (${c.id})` : null;
+}
+
+/**
+ * ownWords is a reason without the clauses that say the changes ids both
+ * ways: the comparison names each change once, in its row and in the list
+ * below the table, so that every cell does not repeat it.
+ */
+function ownWords(reason, ids) {
+  let r = reason;
+  for (const id of ids || []) {
+    const c = changeOf.get(id);
+    const clause = c && says(c);
+    if (clause) r = r.replace(`: ${clause}`, '').replace(clause, '');
+  }
+  return r.trim();
+}
+
 /** changeLink is a link to a change between releases ("kyverno#16920"). */
 export function changeLink(id) {
   const c = changeOf.get(id);
@@ -70,7 +95,7 @@ export function createVersions(page) {
     const items = events.map((e) => h('li', { class: `event action-${e.action}`, dataset: { action: e.action } },
       h('span', { class: `badge action ${e.action}` }, e.action), ' ', e.object ? refString(e.object) : '',
       (e.versionChanges || []).length ? [' ', ...e.versionChanges.map(changeLink)] : '',
-      differs && e.reason ? h('div', { class: 'reason' }, e.reason) : ''));
+      differs && e.reason ? h('div', { class: 'reason' }, ownWords(e.reason, e.versionChanges)) : ''));
     if (run.error) items.push(h('li', { class: 'error' }, `error: ${run.error}`));
     if (run.check) items.push(h('li', { class: run.check.passed ? 'ok' : 'error' }, run.check.passed ? 'check passed' : `check failed: ${run.check.failures.join('; ')}`));
     return h('td', { title: events.map(eventText).join('\n') }, items.length ? h('ul', {}, items) : h('span', { class: 'sub' }, 'Kyverno did nothing'));
@@ -83,7 +108,7 @@ export function createVersions(page) {
       let why = '';
       if (st.differs) {
         why = st.explained?.length
-          ? h('div', { class: 'why' }, 'differs: ', st.explained.map((id) => [changeLink(id), ` ${changeOf.get(id)?.title || ''}; `]))
+          ? h('div', { class: 'why' }, 'differs: ', st.explained.map((id, i) => [i ? '; ' : '', changeLink(id), ` ${changeOf.get(id)?.title || ''}`]))
           : h('div', { class: 'why' }, st.followsFrom >= 0 ? `differs: follows from step ${st.followsFrom + 1}, where the clusters began to differ` : 'differs');
       }
       return h('tr', { class: st.differs ? 'differs' : '', dataset: { index: String(st.index), differs: String(st.differs) } },

@@ -103,6 +103,16 @@ func (ev *evaluation) applyOne(namespace string, obj resource.Object) error {
 		ev.generated = append(ev.generated, live)
 		return nil
 	}
+	if !inPlaceOnTriggerUpdate.In(f.cfg.Kyverno) {
+		// v1.18.2's GenerateResources only creates what is missing.
+		ev.generated = append(ev.generated, live)
+		if ev.ur.cause == causeAdmission && ev.operation == admission.OpUpdate {
+			f.emitChange(inPlaceOnTriggerUpdate, timeline.ActionKept, &ref, p, ev.rule(), &tref,
+				"not updated: the trigger was updated and the policy ran again, but Kyverno "+string(f.cfg.Kyverno)+
+					" leaves a downstream that exists as it is (it only creates missing ones): "+inPlaceOnTriggerUpdate.Says())
+		}
+		return nil
+	}
 	var updated resource.Object
 	if ssa {
 		updated, err = f.core.Apply(kyverno, obj)
@@ -178,6 +188,10 @@ func (ev *evaluation) createReason(ref resource.Ref) (string, string, *upstream.
 		case admission.OpDelete:
 			return timeline.ActionCreated, "generator.apply ran for the trigger's deletion: the policy's resourceRules list DELETE", nil
 		case admission.OpUpdate:
+			if ev.rc.predeleted[ref] {
+				return timeline.ActionRecreated, "the trigger was updated: Kyverno deleted the downstream and generator.apply creates it again (new UID): " +
+					inPlaceOnTriggerUpdate.Says(), inPlaceOnTriggerUpdate
+			}
 			return timeline.ActionCreated, "the trigger was updated and the policy ran again; the downstream was missing, so generator.apply created it", nil
 		}
 		return timeline.ActionCreated, "generator.apply created it for the trigger", nil
@@ -200,7 +214,8 @@ func (ev *evaluation) createReason(ref resource.Ref) (string, string, *upstream.
 func (ev *evaluation) updateReason() (string, *upstream.Change) {
 	switch {
 	case ev.ur.cause == causeAdmission && ev.operation == admission.OpUpdate:
-		return "the trigger was updated: generator.apply rewrites a downstream it manages in place (same UID), with or without synchronize (PR #16838)", nil
+		return "the trigger was updated: generator.apply rewrites a downstream it manages in place (same UID), with or without synchronize: " +
+			inPlaceOnTriggerUpdate.Says(), inPlaceOnTriggerUpdate
 	case ev.rc.generateExisting:
 		return "generateExisting is on: the policy ran again for the existing trigger and rewrote the downstream it manages", nil
 	case ev.ur.cause == causePolicyUpdated || ev.ur.cause == causeScan:

@@ -41,10 +41,10 @@ type evaluation struct {
 	generated []resource.Object
 }
 
-// runEngine is the engine step (§3.3) and the interpretation of its result
-// (§3.2 step 7) for one rule context.
-func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig resource.Object) {
-	p := e.p
+// newEvaluation is the request the engine sees for one rule context: the
+// stored admission request, or the synthetic CREATE of a background
+// UpdateRequest.
+func (f *Family) newEvaluation(e *entry, ur *updateRequest, rc ruleContext, trig resource.Object) *evaluation {
 	ev := &evaluation{f: f, e: e, ur: ur, rc: rc, trig: trig, cacheRestore: rc.cacheRestore}
 	if ur.admission != nil {
 		req := ur.admission
@@ -77,15 +77,26 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 	ev.triggerName = ev.requestName
 	ev.triggerNamespace = ev.object.Namespace()
 	ev.triggerUID = ev.object.UID()
+	return ev
+}
 
+// runEngine is the engine step (§3.3) and the interpretation of its result
+// (§3.2 step 7) for one rule context.
+func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig resource.Object) {
+	p := e.p
+	ev := f.newEvaluation(e, ur, rc, trig)
 	tref := trig.Ref()
 	status, msg, props := ev.evaluate()
 	switch status {
 	case "":
 		// match constraints or match conditions did not match.
 		if rc.synchronize {
-			f.watch.deleteDownstreams(ur.policy, &rc.trigger, p,
-				"synchronize is on and the trigger no longer matches the policy ("+msg+"), so Kyverno deletes what it generated for it (kyverno#16838)", nil)
+			if inPlaceOnTriggerUpdate.In(f.cfg.Kyverno) {
+				f.watch.deleteDownstreams(ur.policy, &rc.trigger, p,
+					"synchronize is on and the trigger no longer matches the policy ("+msg+"), so Kyverno deletes what it generated for it: "+
+						inPlaceOnTriggerUpdate.Says(), inPlaceOnTriggerUpdate)
+			}
+			// v1.18.2 deleted it before the evaluation (process).
 			return
 		}
 		if ur.admission != nil && ur.admission.User.Username != admission.BackgroundUser && ur.cause == causeAdmission {
@@ -100,8 +111,14 @@ func (f *Family) runEngine(e *entry, ur *updateRequest, rc ruleContext, trig res
 		f.emit(timeline.ActionSkipped, &tref, p, "", &tref, msg)
 	case resultPass:
 		if p.Spec.Evaluation.Synchronize && (!rc.cacheRestore || len(ev.generated) > 0) {
-			f.watch.syncWatchers(ur.policy, rc.trigger, ev.generated, p)
-			if rc.synchronize {
+			// v1.19.0 syncs the watchers only with something generated, then
+			// cleans up what a trigger update no longer renders; v1.18.2
+			// syncs them with the empty list too (kyverno#16838).
+			inPlace := inPlaceOnTriggerUpdate.In(f.cfg.Kyverno)
+			if len(ev.generated) > 0 || !inPlace {
+				f.watch.syncWatchers(ur.policy, rc.trigger, ev.generated, p)
+			}
+			if rc.synchronize && inPlace {
 				f.watch.cleanupStale(ur.policy, rc.trigger, ev.generated, p)
 			}
 		}

@@ -51,6 +51,9 @@ type ruleContext struct {
 	// generateExisting marks contexts of handleGenerateExisting (for the
 	// timeline's reasons only).
 	generateExisting bool
+	// predeleted are the downstreams Kyverno v1.18.2 deleted before the
+	// evaluation (for the timeline's reasons only).
+	predeleted map[resource.Ref]bool
 }
 
 // updateRequest is a cel-generate UpdateRequest.
@@ -93,6 +96,16 @@ func (f *Family) process(ur *updateRequest) {
 			f.watch.deleteDownstreams(ur.policy, &rc.trigger, p, "synchronize is on and the trigger "+rc.trigger.ref().String()+" was deleted", nil)
 			continue
 		}
+		if rc.synchronize && !inPlaceOnTriggerUpdate.In(f.cfg.Kyverno) {
+			// v1.18.2 deletes first, whatever the evaluation then says.
+			var p *gpol.Policy
+			if e != nil {
+				p = e.p
+			}
+			rc.predeleted = f.watch.liveDownstreams(ur.policy, rc.trigger)
+			f.watch.deleteDownstreams(ur.policy, &rc.trigger, p, "the trigger "+rc.trigger.ref().String()+" was updated and synchronize is on: Kyverno "+
+				string(f.cfg.Kyverno)+" deletes what the policy generated for it before running the policy again: "+inPlaceOnTriggerUpdate.Says(), inPlaceOnTriggerUpdate)
+		}
 		if e == nil {
 			f.urFailed(nil, rc, fmt.Sprintf("policy %s not found", ur.policy))
 			continue
@@ -108,6 +121,10 @@ func (f *Family) process(ur *updateRequest) {
 		f.runEngine(e, ur, rc, trig)
 	}
 }
+
+// inPlaceOnTriggerUpdate is gpol.TriggerUpdateInPlace (kyverno#16838):
+// process, the engine step, the apply core and the webhook switch on it.
+var inPlaceOnTriggerUpdate = gpol.TriggerUpdateInPlace
 
 // urFailed reports a failed rule context.
 func (f *Family) urFailed(p *gpol.Policy, rc ruleContext, msg string) {

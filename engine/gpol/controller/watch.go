@@ -136,7 +136,8 @@ func (w *watchManager) sortedUIDs() []string {
 
 // syncWatchers is SyncWatchers: cache the objects a sync policy's Pass
 // returned and watch their kinds; drop (and delete) this trigger's objects
-// of kinds the policy referenced before and did not produce now.
+// of kinds the policy referenced before and did not produce now (v1.18.2:
+// every trigger's, kyverno#17020).
 func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated []resource.Object, p *gpol.Policy) {
 	refs := w.policyRefs[policyKey]
 	if refs == nil {
@@ -160,8 +161,23 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 	sort.Slice(kinds, func(i, j int) bool {
 		return kinds[i].APIVersion()+"/"+kinds[i].Kind < kinds[j].APIVersion()+"/"+kinds[j].Kind
 	})
+	scoped := scopedCleanup.In(w.f.cfg.Kyverno)
 	for _, g := range kinds {
 		if produced[g] {
+			continue
+		}
+		if !scoped {
+			// v1.18.2: every object of the kind the policy generated, for
+			// any trigger, and the policy stops watching the kind.
+			for _, uid := range w.sortedUIDs() {
+				c := w.cache[uid]
+				if c.labels[generate.LabelPolicyName] != policyKey || c.data.GVK() != g {
+					continue
+				}
+				w.deleteCached(c, p, "the policy's evaluation for the trigger "+t.ref().String()+" generated no "+g.Kind+", so Kyverno "+string(w.f.cfg.Kyverno)+
+					" deletes every "+g.Kind+" the policy generated, for any trigger: "+scopedCleanup.Says()+upstream.SyncWatchers.Cite(w.f.cfg.Kyverno), scopedCleanup)
+			}
+			w.unref(policyKey, g)
 			continue
 		}
 		for _, uid := range w.triggerUIDs(policyKey, t.uid) {
@@ -169,8 +185,38 @@ func (w *watchManager) syncWatchers(policyKey string, t triggerSpec, generated [
 			if c.data.GVK() != g {
 				continue
 			}
-			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked"+upstream.SyncWatchers.Cite(w.f.cfg.Kyverno), nil)
+			w.deleteCached(c, p, "the policy no longer generates a "+g.Kind+" for this trigger, so Kyverno deletes the one it tracked; the policy's other triggers keep theirs: "+
+				scopedCleanup.Says()+upstream.SyncWatchers.Cite(w.f.cfg.Kyverno), scopedCleanup)
 		}
+		// The kind stays watched while another trigger's object of it is tracked.
+		still := false
+		for _, c := range w.cache {
+			if c.labels[generate.LabelPolicyName] == policyKey && c.data.GVK() == g {
+				still = true
+				break
+			}
+		}
+		if !still {
+			w.unref(policyKey, g)
+		}
+	}
+}
+
+// scopedCleanup is gpol.TriggerScopedCleanup (kyverno#17020): syncWatchers
+// switches on it.
+var scopedCleanup = gpol.TriggerScopedCleanup
+
+// unref drops a kind from a policy's references, and its watch when no
+// policy references it any more.
+func (w *watchManager) unref(policyKey string, g resource.GVK) {
+	refs := w.policyRefs[policyKey]
+	if !refs[g] {
+		return
+	}
+	delete(refs, g)
+	w.refCount[g]--
+	if w.refCount[g] <= 0 {
+		delete(w.refCount, g)
 	}
 }
 
@@ -222,6 +268,21 @@ func (w *watchManager) deleteDownstreams(policyKey string, t *triggerSpec, p *gp
 		}
 	}
 	return n
+}
+
+// liveDownstreams are the objects the cache tracks for the policy and
+// trigger that exist, by reference: what deleteDownstreams is about to
+// delete.
+func (w *watchManager) liveDownstreams(policyKey string, t triggerSpec) map[resource.Ref]bool {
+	out := map[resource.Ref]bool{}
+	for _, uid := range w.triggerUIDs(policyKey, t.uid) {
+		if c := w.cache[uid]; c.labels[generate.LabelPolicyName] == policyKey {
+			if _, err := w.f.store.View(c.ref); err == nil {
+				out[c.ref] = true
+			}
+		}
+	}
+	return out
 }
 
 // invalidateDownstreams is InvalidateDownstreams (v1.19.1, kyverno#16920):
@@ -317,13 +378,16 @@ func (w *watchManager) removeWatchersForPolicy(policyKey string, deleteDownstrea
 	delete(w.policyRefs, policyKey)
 }
 
-// deleteCached deletes a tracked object through the API and forgets it.
+// deleteCached deletes a tracked object through the API, by name, and
+// forgets it.
 func (w *watchManager) deleteCached(c *cached, p *gpol.Policy, reason string, ch *upstream.Change) {
 	w.drop(c.uid)
 	r := c.ref
-	live, err := w.f.store.View(r)
-	if err != nil || live.UID() != c.uid {
-		return // already gone, or another object by now
+	// Kyverno deletes by name, without a UID precondition: an object
+	// recreated under the cached name (a new UID the cache did not
+	// follow, kyverno#17265) goes too.
+	if _, err := w.f.store.View(r); err != nil {
+		return // already gone
 	}
 	if err := w.f.core.Delete(admission.UserInfo{Username: admission.BackgroundUser}, r); err != nil {
 		return

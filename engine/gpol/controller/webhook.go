@@ -84,6 +84,9 @@ func (f *Family) Admit(req admission.Request) {
 		if req.User.Username == admission.BackgroundUser && p.Spec.Evaluation.SkipBackgroundRequests {
 			continue
 		}
+		if !f.matchConditionsSend(e, req, obj) {
+			continue
+		}
 		rc := ruleContext{trigger: triggerOf(obj, req)}
 		switch req.Operation {
 		case admission.OpDelete:
@@ -102,6 +105,59 @@ func (f *Family) Admit(req admission.Request) {
 		r := req
 		f.enqueueUR(&updateRequest{policy: urKey(p), contexts: []ruleContext{rc}, admission: &r, cause: causeAdmission})
 	}
+}
+
+// matchConditionsSend is the API server's evaluation of the
+// matchConditions Kyverno copies into a fine-grained policy's webhook, for
+// the requests where releases differ: an UPDATE or DELETE for a
+// synchronize policy. Kyverno v1.18.2 copies them as they are, so a
+// trigger updated out of them (or deleted, when they read object, which
+// is null then) never reaches Kyverno: false, or an error (the webhook's
+// failurePolicy is Ignore), skips the webhook. v1.19.0 wraps them to
+// filter CREATE only (kyverno#16838), so Kyverno sees the request and
+// evaluates them itself. A CREATE, or a policy without synchronize, gives
+// the same outcome either way: the engine evaluates the same conditions.
+func (f *Family) matchConditionsSend(e *entry, req admission.Request, obj resource.Object) bool {
+	p := e.p
+	if inPlaceOnTriggerUpdate.In(f.cfg.Kyverno) || !p.Spec.Evaluation.Synchronize || len(p.Spec.MatchConditions) == 0 || !fineGrained(p) ||
+		(req.Operation != admission.OpUpdate && req.Operation != admission.OpDelete) || e.compiled == nil {
+		return true
+	}
+	ur := &updateRequest{policy: urKey(p), admission: &req, cause: causeAdmission, f: f}
+	ev := f.newEvaluation(e, ur, ruleContext{trigger: triggerOf(obj, req)}, obj)
+	in := ev.input()
+	in.NamespaceObject = nil // the API server binds it to null for webhooks
+	if req.Operation == admission.OpDelete {
+		in.Object = nil
+	}
+	ok, err := e.compiled.Match(in, &host{ev: ev})
+	if ok && err == nil {
+		return true
+	}
+	if req.User.Username == admission.BackgroundUser {
+		return false
+	}
+	why := "false for it"
+	if err != nil {
+		why = "an error for it (" + err.Error() + "), and the webhook's failurePolicy is Ignore"
+	}
+	what, kept := "updated", "not updated or deleted"
+	if req.Operation == admission.OpDelete {
+		what, kept = "deleted", "not deleted"
+	}
+	tref := obj.Ref()
+	labels := map[string]string{generate.LabelManagedBy: generate.ValueKyverno, generate.LabelPolicyName: p.Name, generate.LabelTriggerUID: obj.UID()}
+	for _, d := range f.store.List(cluster.Query{Labels: labels}) {
+		if _, legacy := d.Label(generate.LabelRuleName); legacy {
+			continue
+		}
+		r := d.Ref()
+		f.emitChange(inPlaceOnTriggerUpdate, timeline.ActionKept, &r, p, singleRule(p), &tref,
+			kept+": the trigger was "+what+", but Kyverno "+string(f.cfg.Kyverno)+
+				" never saw it: its webhook carries the policy's matchConditions, which are "+why+", so the API server did not call Kyverno: "+
+				inPlaceOnTriggerUpdate.Says())
+	}
+	return false
 }
 
 // requestNamespace is request.namespace as the API server sets it: the
