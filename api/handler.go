@@ -94,6 +94,10 @@ type Options struct {
 	// built with WORKER_TAGS=cel: cmd/worker/README.md), and
 	// answers a GeneratingPolicy with a skip that says so.
 	Families []engine.Family
+	// Scripts is the interpreter of script and command operations every
+	// run uses (engine.Options.Scripts): cmd/genplay serve and cmd/worker
+	// pass package shell's.
+	Scripts engine.Scripts
 }
 
 // Handler returns the API. It keeps no state between requests beyond the
@@ -107,6 +111,7 @@ func Handler(opts Options) http.Handler {
 		logger:      opts.Logger,
 		run:         opts.Run,
 		families:    opts.Families,
+		scripts:     opts.Scripts,
 	}
 	if s.maxBody <= 0 {
 		s.maxBody = DefaultMaxBodyBytes
@@ -169,6 +174,7 @@ type server struct {
 	logger   *slog.Logger
 	run      func(string, []byte, engine.Options) *timeline.Result
 	families []engine.Family
+	scripts  engine.Scripts
 	gallery  func() ([]byte, error)
 	routes   map[string]route
 }
@@ -690,9 +696,9 @@ func (s *server) execute(ctx context.Context, release func(), file string, work 
 	}
 }
 
-// runOne runs a scenario with the server's families.
+// runOne runs a scenario with the server's families and shell.
 func (s *server) runOne(file string, data []byte, opts engine.Options) *timeline.Result {
-	opts.Families = s.families
+	opts.Families, opts.Scripts = s.families, s.scripts
 	res := s.run(file, data, opts)
 	if res == nil {
 		panic("the engine returned no result")

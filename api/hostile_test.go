@@ -18,6 +18,7 @@ import (
 	"github.com/genplay/genplay/api"
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/hostile"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -37,7 +38,7 @@ func post(t *testing.T, h http.Handler, contentType string, body []byte) (int, [
 // table through the handler, as YAML and as JSON: every answer is JSON,
 // an input error is 413 or 422, and nothing is a 500.
 func TestHostileInputIsAnsweredWithoutA500(t *testing.T) {
-	h := api.Handler(api.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	h := api.Handler(api.Options{Scripts: shell.New, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	for _, in := range hostile.Inputs() {
 		t.Run(in.Name, func(t *testing.T) {
 			asJSON, err := json.Marshal(map[string]string{"scenario": string(in.Data)})
@@ -116,14 +117,14 @@ func TestAnInternalErrorAnswers500AndKeepsTheStackInTheLog(t *testing.T) {
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
 			var log bytes.Buffer
-			h := api.Handler(api.Options{Run: r.run, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+			h := api.Handler(api.Options{Scripts: shell.New, Run: r.run, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 			code, body := post(t, h, "text/yaml", []byte(scriptScenario))
 			assert.Equal(t, http.StatusInternalServerError, code)
 			assert.JSONEq(t, `{"error": "internal error"}`, string(body))
 			assert.NotContains(t, string(body), "goroutine", "no stack in the answer")
 			assert.Contains(t, log.String(), "injected: ", "the log has the panic")
 
-			code, _ = post(t, api.Handler(api.Options{}), "text/yaml", []byte(scriptScenario))
+			code, _ = post(t, api.Handler(api.Options{Scripts: shell.New}), "text/yaml", []byte(scriptScenario))
 			assert.Equal(t, http.StatusOK, code, "without the injection the same scenario runs (and fails: no files)")
 		})
 	}

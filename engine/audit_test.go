@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/internal/testenv"
 )
 
@@ -29,7 +30,7 @@ func TestKyvernoConformanceTestsKeepTheStoresOwnershipRules(t *testing.T) {
 		tests, diags := scenario.Load(fsys, path)
 		require.False(t, diags.HasErrors(), "%s: %v", path, diags)
 		for _, test := range tests {
-			RunTest(test, Options{Files: fsys, Permissions: PermissionsKyvernoE2E})
+			RunTest(test, Options{Scripts: shell.New, Files: fsys, Permissions: PermissionsKyvernoE2E})
 			runs++
 			require.NoError(t, auditFailure(), "after %s", path)
 		}

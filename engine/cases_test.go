@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -44,7 +45,7 @@ import (
 const casesDir = "testdata/cases"
 
 // gpolOptions runs the CEL family, as genplay run and genplay test do.
-var gpolOptions = Options{Permissions: PermissionsUnchecked, Families: []Family{controller.New}}
+var gpolOptions = Options{Scripts: shell.New, Permissions: PermissionsUnchecked, Families: []Family{controller.New}}
 
 // caseCheck is an expectation of a case beyond its chainsaw operations.
 type caseCheck struct {
@@ -214,7 +215,7 @@ func runCase(t *testing.T, name string, checks []caseCheck) {
 // runCaseAt runs one case under one release and returns its timeline's
 // text, after the checks every run of it must pass.
 func runCaseAt(t *testing.T, name string, data []byte, kyverno string, checks []caseCheck) string {
-	opts := Options{Permissions: PermissionsUnchecked}
+	opts := Options{Scripts: shell.New, Permissions: PermissionsUnchecked}
 	if strings.Contains(name, "generatingpolicy/") {
 		opts = gpolOptions
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/timeline"
 	"github.com/genplay/genplay/site/examples"
 )
@@ -27,7 +28,7 @@ func TestExamplesAndChainsawTestsReplayByteForByte(t *testing.T) {
 	for _, e := range list {
 		t.Run("example "+e.File, func(t *testing.T) {
 			run := func() []byte {
-				res := Run(e.File, e.Text, Options{Families: celFamilies})
+				res := Run(e.File, e.Text, Options{Scripts: shell.New, Families: celFamilies})
 				out, err := timeline.Marshal(res)
 				require.NoError(t, err)
 				checkRoundTrip(t, res, out)
@@ -51,7 +52,7 @@ func TestExamplesAndChainsawTestsReplayByteForByte(t *testing.T) {
 				for _, test := range tests {
 					// As genplay test runs it: the CLI's families, exceptions
 					// on and Kyverno's e2e permissions.
-					out, err := timeline.Marshal(RunTest(test, Options{Files: fsys, Families: celFamilies, PolicyExceptions: true, Permissions: PermissionsKyvernoE2E}))
+					out, err := timeline.Marshal(RunTest(test, Options{Scripts: shell.New, Files: fsys, Families: celFamilies, PolicyExceptions: true, Permissions: PermissionsKyvernoE2E}))
 					require.NoError(t, err)
 					all = append(all, out...)
 				}

@@ -15,9 +15,10 @@
 // gpol/controller (the CEL GeneratingPolicy family, registered by the
 // adapters that want it through Options.Families), scenario and assert
 // (chainsaw's Test format and assertions), shell (script and command
-// operations, through the narrow shell.Session this package implements),
-// and this package on top, which admits every family's policies one way
-// (putPolicy).
+// operations, registered by the adapters through Options.Scripts, as the CEL
+// family is, and working through the narrow script.Session this package
+// implements; package script is the contract), and this package on top,
+// which admits every family's policies one way (putPolicy).
 //
 // genplay simulates several Kyverno releases on this one engine
 // ([KyvernoVersions]; the default, [KyvernoVersion], is the latest):
@@ -73,8 +74,14 @@
 //     families: Kyverno admits a GeneratingPolicy without asking for them
 //     (K:pkg/cel/policies/gpol/validate.go), so a write it may not make
 //     fails as on a cluster ("failed to generate resources: permission
-//     denied: secrets is forbidden: ..."). Kyverno's other controllers are
-//     not limited. A policy a generate rule writes goes through Kyverno's
+//     denied: secrets is forbidden: ..."). A GeneratingPolicy's WatchManager
+//     watches the kinds it generates with the same credentials, so without
+//     watch on a kind (Kyverno's e2e install grants get and list on
+//     Secrets, not watch; a default install reads neither, as Kubernetes'
+//     view role leaves Secrets and RBAC objects out) its downstreams are
+//     not reverted, recreated or kept in step with their clone source, as
+//     real Kyverno v1.19.0 did (internal/oracle's recordings). Kyverno's
+//     other controllers are not limited. A policy a generate rule writes goes through Kyverno's
 //     policy webhook (a denial fails the write) and is taken up by its
 //     family as a user's would be.
 //   - A failed UpdateRequest is reported once in the timeline (Kyverno
@@ -108,15 +115,6 @@
 //     "chainsaw-test" so runs replay byte for byte; chainsaw's automatic
 //     clean-up at the end of a test is not run, so the final cluster stays
 //     visible.
-//   - A GeneratingPolicy's synchronization needs the background controller to
-//     watch the downstream's kind: Kyverno's WatchManager watches with its
-//     credentials, and the chart lets it read through Kubernetes' view role
-//     (which leaves Secrets out), so with Kyverno's e2e install (Secrets:
-//     get and list, no watch) a synchronized Secret downstream was not
-//     reverted or recreated and did not follow its source's changes or
-//     deletion on real Kyverno v1.19.0 (internal/oracle's recordings).
-//     genplay does not model the refused watch: its WatchManager reacts to
-//     every kind.
 //   - genplay simulates the releases KyvernoVersions lists (v1.18.2,
 //     v1.19.0, v1.19.1) as one engine with the behaviour changes between
 //     them: the changes it models are those KyvernoChanges lists, found by
@@ -241,5 +239,9 @@
 //     runs only in native builds: it would add about 0.35 MB to the
 //     browser's wasm, so in the browser a script that pipes into jq makes
 //     the scenario skip with that reason, and there, only there, the
-//     browser's result differs from the CLI's.
+//     browser's result differs from the CLI's. The browser's core build
+//     has no shell at all (about 0.65 MB of code; Options.Scripts): it
+//     answers a scenario with a script or command operation with a skip
+//     that says so, and the page's loader runs such a scenario in the full
+//     build, which has the shell.
 package engine

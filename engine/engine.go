@@ -93,6 +93,13 @@ type Options struct {
 	// core wasm) stays free of cel-go; such a build answers a scenario that
 	// writes a GeneratingPolicy with a skip that says so.
 	Families []Family
+	// Scripts is the interpreter of chainsaw's script and command
+	// operations: package engine/shell's New, registered by the adapters
+	// next to Families, as they are. The engine does not import the shell
+	// (about 0.65 MB of wasm code), so that the browser's core build can
+	// leave it out; without it, a test with a script or command operation
+	// is skipped, saying this build has no shell.
+	Scripts Scripts
 	// PolicyExceptions is Kyverno's --enablePolicyException for the CEL
 	// family: off, as in the Helm chart; Kyverno's conformance suite runs
 	// with it on (genplay test turns it on, genplay run has a flag).

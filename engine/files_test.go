@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"github.com/genplay/genplay/engine/shell"
+
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -63,7 +65,7 @@ func TestOperationsThatNameAFileAreErrorsAtTheirLineWhenNoFilesCanBeRead(t *test
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			res := Run("files.yaml", []byte(c.text), Options{})
+			res := Run("files.yaml", []byte(c.text), Options{Scripts: shell.New})
 			assert.False(t, res.Passed, "an operation that names a file never passes silently")
 			assert.Empty(t, res.Skipped)
 			var found bool
@@ -91,7 +93,7 @@ spec:
 	fsys := fstest.MapFS{"suite/ns.yaml": {Data: []byte(ns)}, "suite/step.yaml": {Data: []byte(step)}}
 	text := fileScenario("- apply:\n    file: ns.yaml\n- script:\n    content: kubectl apply -f ns.yaml\n    check:\n      ($stdout): |\n        namespace/from-file unchanged") +
 		"  - use:\n      template: step.yaml\n"
-	res := Run("suite/files.yaml", []byte(text), Options{Files: fsys})
+	res := Run("suite/files.yaml", []byte(text), Options{Scripts: shell.New, Files: fsys})
 	require.Empty(t, res.Skipped)
 	assert.True(t, res.Passed, "%+v", res.Diagnostics)
 	var summaries []string
@@ -101,7 +103,7 @@ spec:
 	assert.Contains(t, summaries, "apply Namespace from-file")
 	assert.Contains(t, summaries, "assert Namespace from-file", "the template's operations ran")
 
-	missing := Run("suite/files.yaml", []byte(fileScenario("- error:\n    file: missing.yaml")), Options{Files: fsys})
+	missing := Run("suite/files.yaml", []byte(fileScenario("- error:\n    file: missing.yaml")), Options{Scripts: shell.New, Files: fsys})
 	assert.False(t, missing.Passed, "a file that is not there is an error, not an empty check")
 	require.NotEmpty(t, missing.Diagnostics)
 	assert.Equal(t, 12, missing.Diagnostics[0].Line)

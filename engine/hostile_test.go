@@ -18,6 +18,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/genplay/genplay/engine/hostile"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -31,7 +32,7 @@ func TestHostileInputGivesAClearErrorWithinBounds(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			res := Run("hostile.yaml", in.Data, Options{})
+			res := Run("hostile.yaml", in.Data, Options{Scripts: shell.New})
 			runtime.ReadMemStats(&after)
 			require.NotNil(t, res)
 			out, err := timeline.Marshal(res)
@@ -129,7 +130,7 @@ func TestRunawayWorkIsBounded(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			peak := watchPeakHeap()
 			start := time.Now()
-			res := Run("runaway.yaml", in.Data, Options{Limits: limits})
+			res := Run("runaway.yaml", in.Data, Options{Scripts: shell.New, Limits: limits})
 			elapsed := time.Since(start)
 			high := peak()
 			runtime.ReadMemStats(&after)
@@ -227,7 +228,7 @@ func TestOneCallOrOneWriteCannotDoTheDamage(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			peak := watchPeakHeap()
 			start := time.Now()
-			res := Run("bounded.yaml", in.Data, Options{Families: celFamilies})
+			res := Run("bounded.yaml", in.Data, Options{Scripts: shell.New, Families: celFamilies})
 			elapsed := time.Since(start)
 			high := peak()
 			runtime.ReadMemStats(&after)
@@ -235,7 +236,7 @@ func TestOneCallOrOneWriteCannotDoTheDamage(t *testing.T) {
 			require.NoError(t, err)
 			assert.False(t, IsInternalError(res), "no panic")
 			assert.Contains(t, string(out), in.Want)
-			again, err := timeline.Marshal(Run("bounded.yaml", in.Data, Options{Families: celFamilies}))
+			again, err := timeline.Marshal(Run("bounded.yaml", in.Data, Options{Scripts: shell.New, Families: celFamilies}))
 			require.NoError(t, err)
 			assert.True(t, bytes.Equal(out, again), "the same input gives the same bytes")
 			sum := sha256.Sum256(out)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -107,7 +108,7 @@ func errorDiagnostics(res *timeline.Result) []string {
 func TestARunawayChainOfGeneratedTriggersEndsWithDidNotConverge(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("testdata", "scenarios", "runaway-chain.yaml"))
 	require.NoError(t, err)
-	res := Run("runaway-chain.yaml", data, Options{})
+	res := Run("runaway-chain.yaml", data, Options{Scripts: shell.New})
 	require.NotEmpty(t, res.Steps)
 	last := res.Steps[len(res.Steps)-1]
 	stopped := eventsWith(res, timeline.ActionFailed, "did not converge")
@@ -217,7 +218,7 @@ func TestLimitsEndARunWithAClearDiagnostic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := Run("limits.yaml", tt.data, Options{Limits: tt.limits})
+			res := Run("limits.yaml", tt.data, Options{Scripts: shell.New, Limits: tt.limits})
 			assert.False(t, res.Passed)
 			errs := errorDiagnostics(res)
 			require.Len(t, errs, 1, "one error diagnostic says why the run stopped: %v", errs)
@@ -242,7 +243,7 @@ func TestTheDefaultLimitsKeepTheExamplesRunning(t *testing.T) {
 		t.Run(filepath.Base(file)+" stays within the limits", func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			require.NoError(t, err)
-			res := Run(filepath.Base(file), data, Options{})
+			res := Run(filepath.Base(file), data, Options{Scripts: shell.New})
 			for _, d := range res.Diagnostics {
 				assert.NotContains(t, d.Message, "limit exceeded")
 			}
@@ -282,14 +283,14 @@ func TestAForEachListOverTheLimitFailsTheRuleNotTheRun(t *testing.T) {
     - apply:
         resource: {apiVersion: v1, kind: Namespace, metadata: {name: team}}
 `
-	res := Run("foreach.yaml", scenarioYAML("huge-foreach", steps), Options{})
+	res := Run("foreach.yaml", scenarioYAML("huge-foreach", steps), Options{Scripts: shell.New})
 	failed := eventsWith(res, timeline.ActionFailed, fmt.Sprintf("has %d elements; genplay processes at most %d", len(list), DefaultLimits.ForEachElements))
 	require.Len(t, failed, 1, "the rule fails once, with the reason: %+v", res.Diagnostics)
 	assert.Zero(t, countEvents(res, timeline.ActorKyverno, timeline.ActionCreated), "nothing was generated")
 }
 
 func TestATestWithoutOperationsAnswersAnEmptyStepList(t *testing.T) {
-	res := Run("empty.yaml", scenarioYAML("no-operations", "  - try: []\n"), Options{})
+	res := Run("empty.yaml", scenarioYAML("no-operations", "  - try: []\n"), Options{Scripts: shell.New})
 	out, err := timeline.Marshal(res)
 	require.NoError(t, err)
 	assert.Contains(t, string(out), `"steps": []`, "the contract: steps is a list, never null")
@@ -322,7 +323,7 @@ func TestTheTimelineSizeIsWhatMarshalWrites(t *testing.T) {
 			require.NoError(t, err)
 			tests, diags := scenario.Parse(name, data)
 			require.False(t, diags.HasErrors(), "%v", diags)
-			r := &runner{s: NewSession(Options{Families: celFamilies}), t: tests[0]}
+			r := &runner{s: NewSession(Options{Scripts: shell.New, Families: celFamilies}), t: tests[0]}
 			r.res = &timeline.Result{Format: timeline.FormatVersion, Initial: r.s.initial, Steps: []timeline.Step{}, Passed: true}
 			r.run()
 			r.res.Steps = r.s.steps

@@ -144,6 +144,6 @@ func TestACELPolicyWritesWithTheBackgroundControllersPermissions(t *testing.T) {
 `
 		res := Run("legacy.yaml", scenarioYAML("legacy-secrets", "  - try:\n"+legacy), Options{})
 		require.NotEmpty(t, res.Steps)
-		assert.Contains(t, res.Steps[0].Error, `denied the request: spec.rules[0].generate: system:serviceaccount:kyverno:kyverno-background-controller requires permissions create for resource v1/Secret`)
+		assert.Contains(t, res.Steps[0].Error, `denied the request: spec.rules[0].generate: system:serviceaccount:kyverno:kyverno-background-controller requires permissions get,create for resource v1/Secret`)
 	})
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/genplay/genplay/engine/internal/upstream"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
-	"github.com/genplay/genplay/engine/shell"
+	"github.com/genplay/genplay/engine/script"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 )
@@ -119,8 +119,9 @@ type runner struct {
 	// positioned is set when the current write was rejected with
 	// diagnostics that already point at the offending fields.
 	positioned bool
-	// scratch is the test's scratch folder, which its scripts share.
-	scratch *shell.Scratch
+	// scripts runs the test's script and command operations (made at the
+	// first one), which share its scratch folder.
+	scripts script.Runner
 	// outputs are the bindings the last operation's outputs exported.
 	outputs map[string]any
 }

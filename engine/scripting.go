@@ -9,18 +9,33 @@ import (
 	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
-	"github.com/genplay/genplay/engine/shell"
+	"github.com/genplay/genplay/engine/script"
 	"github.com/genplay/genplay/engine/source"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// script runs a script or command operation with package shell.
+// Scripts is the interpreter of script and command operations an adapter
+// registers in Options.Scripts: package engine/shell's New.
+type Scripts = script.Interpreter
+
+// script runs a script or command operation with the interpreter the
+// adapter registered (Options.Scripts); a build without one (the browser's
+// core wasm) skips the test, as it skips a policy of a family it lacks.
 func (r *runner) script(stepName string, op *scenario.Operation, bindings map[string]any) bool {
-	if r.scratch == nil {
-		r.scratch = shell.NewScratch(r.s.opts.Files, r.t.File)
+	if r.s.opts.Scripts == nil {
+		r.skip(op, &scenario.UnsupportedError{Reason: "runs a shell, and this build of genplay has no shell " +
+			"(the browser's core build leaves kubectl's simulation out); run the scenario with the genplay CLI"})
+		// An error, so that the playground says the scenario did not run
+		// rather than showing the steps before it as a passing run.
+		r.s.diags = append(r.s.diags, timeline.Diagnostic{File: op.Pos.File, Line: op.Pos.Line, Column: op.Pos.Col, Severity: "error",
+			Message: "not simulated: the " + op.Type + " operation needs a shell, which this build of genplay leaves out"})
+		r.res.Passed = false
+		return false
 	}
-	out := shell.Run(scriptSession{r}, shell.Options{Files: r.s.opts.Files, File: r.t.File, Namespace: r.ns, Admin: Admin,
-		Scratch: r.scratch}, stepName, op, bindings)
+	if r.scripts == nil {
+		r.scripts = r.s.opts.Scripts(scriptSession{r}, script.Options{Files: r.s.opts.Files, File: r.t.File, Namespace: r.ns, Admin: Admin})
+	}
+	out := r.scripts.Run(stepName, op, bindings)
 	switch {
 	case out.Skipped != "":
 		r.res.Skipped = out.Skipped
@@ -32,7 +47,7 @@ func (r *runner) script(stepName string, op *scenario.Operation, bindings map[st
 	return out.OK
 }
 
-// scriptSession is the runner's session as shell.Session.
+// scriptSession is the runner's session as script.Session.
 type scriptSession struct{ r *runner }
 
 func (x scriptSession) Store() *cluster.Store { return x.r.s.store }

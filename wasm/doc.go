@@ -4,24 +4,36 @@
 // playground. It only registers functions; the logic, and its tests, live in
 // the plain-Go package [github.com/genplay/genplay/wasm/bridge].
 //
-// # Two builds
+// # Three builds
 //
-// The same program builds twice, and this is the one place the switch is
-// made: families_core.go and families_cel.go set the policy families the
-// bridge passes to the engine (engine.Options.Families).
+// The same program builds three times, and this is the one place the
+// switch is made: families_core.go and families_cel.go set the policy
+// families and the shell the bridge passes to the engine
+// (engine.Options.Families and Scripts); build_full.go and build_tools.go
+// (and families_core.go for the core) name the build and register its
+// authoring tools.
 //
 //   - the core build (no tag; site/dist/assets/genplay-HASH.wasm): the
-//     ClusterPolicy/Policy family only, free of cel-go, at most 1.5 MB
-//     brotli. It answers a scenario that writes a policies.kyverno.io
-//     policy with a Result whose "skipped" says "this build of genplay has
-//     no CEL engine" (and a warning diagnostic at the write).
-//   - the full build (-tags cel; genplay-cel-HASH.wasm): both families,
-//     at most 3.5 MB brotli. Like every js build it has no crypto/x509, so
-//     x509.decode is an error that says so (engine/doc.go).
+//     ClusterPolicy/Policy family only, free of cel-go and of the shell
+//     (package engine/shell, kubectl's simulation for script and command
+//     operations), at most 1.5 MB brotli. It answers a scenario that
+//     writes a policies.kyverno.io policy with a Result whose "skipped"
+//     says "this build of genplay has no CEL engine" (and a warning
+//     diagnostic at the write), and one with a script or command operation
+//     with a "skipped" that says "this build of genplay has no shell" (and
+//     an error diagnostic at the operation).
+//   - the full build (-tags cel; genplay-cel-HASH.wasm): both families and
+//     the shell, at most 3.5 MB brotli. Like every js build it has no
+//     crypto/x509, so x509.decode is an error that says so (engine/doc.go).
+//   - the tools build (-tags cel,tools; genplay-tools-HASH.wasm): the full
+//     build and the authoring tools (genplay.tool, below), at most 3.7 MB
+//     brotli. The tools (about 170 KB brotli) would take the full build
+//     over its budget, and the page needs them only in its tool dialogs.
 //
-// `make site` builds both; `make size` (site/size.mjs) reports and enforces
-// both budgets. For the same text both return what `genplay run -o json`
-// prints; a scenario with no CEL policy gives the same bytes in both.
+// `make site` builds the three; `make size` (site/size.mjs) reports and
+// enforces their budgets. For the same text each returns what `genplay run
+// -o json` prints; a scenario with no CEL policy and no script gives the
+// same bytes in all three.
 //
 // # The JavaScript contract
 //
@@ -62,12 +74,14 @@
 //
 // tool runs an authoring tool (bridge.Tools: converting a policy, wrapping a
 // bare policy into a scenario, exporting a test, ...) through the same queue,
-// deadline and stop as run. Only the full build has tools (families_cel.go
-// lists them, tools_full.go registers them): the core build's size budget
-// has no room. A tool call loads the full build first (with the events
-// below) and is answered there. Like run, tool never rejects.
+// deadline and stop as run. Only the tools build has tools (build_tools.go
+// lists and registers them): the other builds' size budgets have no room.
+// A tool call loads the tools build first (with the events below; the full
+// build on a page whose install names no toolsWasmURL) and is answered
+// there; the tools build then serves runs too while the full build is not
+// loaded. Like run, tool never rejects.
 //
-// The tools (wasm/authoring, registered in families_cel.go):
+// The tools (wasm/authoring, registered in build_tools.go):
 //
 //	migrate(text, {file?: string, converted?: string})
 //	  text: a scenario (a chainsaw Test) whose ClusterPolicies/Policies are
@@ -116,18 +130,20 @@
 //	  ("file:line:col: ...", one per line) of text that does not parse or
 //	  holds no policy.
 //
-// install({wasmURL, fullWasmURL, ...}) loads the core build first. With
-// fullWasmURL, a run whose text holds a policies.kyverno.io object (or whose
-// answer from the core build is its "no CEL engine" skip) first loads the
-// full build, in a worker of its own, and from then on the full build
-// serves every run. While it downloads, genplay.loadingCEL is true and
-// globalThis receives "genplay:cel-loading", then "genplay:cel-ready"; if it
-// cannot load, "genplay:cel-failed" and the run resolves to the core's
-// result with an error diagnostic "cannot load the CEL engine: ...".
+// install({wasmURL, fullWasmURL, toolsWasmURL, ...}) loads the core build first. With
+// fullWasmURL, a run whose text holds a policies.kyverno.io object or a
+// script or command operation (or whose answer from the core build is its
+// "no CEL engine" or "no shell" skip) first loads the full build, in a
+// worker of its own, and from then on the full build serves every run.
+// While it downloads, genplay.loadingCEL is true and globalThis receives
+// "genplay:cel-loading" (detail.why: "cel", "shell" or "tool"), then
+// "genplay:cel-ready"; if it cannot load, "genplay:cel-failed" and the run
+// resolves to the core's result with an error diagnostic "cannot load the
+// CEL engine: ..." (for a script: "cannot load the engine with the shell").
 // genplay.build is "core" or "full", whichever serves runs now, and
 // genplay.loadCEL() loads the full build ahead of a run. With defer: true,
 // install loads nothing until genplay.start(text), which loads the full
-// build alone when text holds a policies.kyverno.io object (the core build
+// build alone when text needs it, as above (the core build
 // only if the full one fails) and the core build otherwise; ready follows
 // that first load.
 //

@@ -12,7 +12,7 @@ import (
 )
 
 func main() {
-	bridge.Families = families
+	bridge.Families, bridge.Scripts = families, scripts
 	if err := register(); err != nil {
 		fmt.Println("genplay: cannot register the engine:", err)
 		return

@@ -47,7 +47,7 @@ func exportCommand(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return withInput(stderr, "export", []userInput{{file, data}}, func(g *guarded) int {
-		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions, Permissions: permissions, KyvernoVersion: version}
+		opts := engine.Options{Context: g.ctx, Families: families, Scripts: scripts, PolicyExceptions: *exceptions, Permissions: permissions, KyvernoVersion: version}
 		name := file
 		if abs, err := filepath.Abs(file); err == nil {
 			opts.Files, name = rootFS(abs)

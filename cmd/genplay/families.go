@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 )
 
 // families are the policy families the CLI simulates besides ClusterPolicy
@@ -11,3 +12,9 @@ import (
 // place a family is registered; the browser's core build (wasm/) and the
 // Workers entry point (cmd/worker) leave them out to stay free of cel-go.
 var families = []engine.Family{controller.New}
+
+// scripts is the interpreter of chainsaw's script and command operations
+// (package shell), which every command that runs the engine passes in
+// engine.Options.Scripts beside families; the browser's core build leaves
+// it out for its size budget.
+var scripts engine.Scripts = shell.New

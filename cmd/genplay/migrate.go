@@ -324,7 +324,7 @@ func compareCommand(path, output string, permissions engine.Permissions, kyverno
 		return 2
 	}
 	return withInput(stderr, "migrate --compare", []userInput{{file: path}}, func(g *guarded) int {
-		c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, PolicyExceptions: true, Permissions: permissions, Context: g.ctx,
+		c := migrate.Compare(t, engine.Options{Files: fsys, Families: families, Scripts: scripts, PolicyExceptions: true, Permissions: permissions, Context: g.ctx,
 			KyvernoVersion: kyverno})
 		if g.stopped() {
 			return 3

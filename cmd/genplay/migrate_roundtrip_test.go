@@ -106,7 +106,7 @@ func TestMigrateRoundTrip(t *testing.T) {
 			continue
 		}
 		results = append(results, runRoundTrip(t, "conformance/"+suiteKey(dir, f.Display), test,
-			engine.Options{Files: fsys, Families: families, Permissions: engine.PermissionsKyvernoE2E, PolicyExceptions: true}))
+			engine.Options{Files: fsys, Families: families, Scripts: scripts, Permissions: engine.PermissionsKyvernoE2E, PolicyExceptions: true}))
 	}
 
 	counts := map[string]int{}

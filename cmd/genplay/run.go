@@ -65,7 +65,7 @@ func runCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// A test file's operations read the files next to it; standard
 		// input has no folder, so there an operation that names a file is
 		// an error.
-		opts := engine.Options{Context: g.ctx, Families: families, PolicyExceptions: *exceptions, KyvernoVersion: version}
+		opts := engine.Options{Context: g.ctx, Families: families, Scripts: scripts, PolicyExceptions: *exceptions, KyvernoVersion: version}
 		if *compare {
 			return compareVersions(g, file, data, opts, *output, !*noColor && isTerminal(stdout) && os.Getenv("NO_COLOR") == "", stdout, stderr)
 		}

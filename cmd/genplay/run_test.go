@@ -25,7 +25,7 @@ func TestRunPrintsTheTimelineFormatAsked(t *testing.T) {
 		code := run(append(append([]string{"run", "-o", "json"}, args...), "-"), bytes.NewReader(data), &out, &errOut)
 		return code, out.String(), errOut.String()
 	}
-	res := engine.Run("<stdin>", data, engine.Options{Families: families})
+	res := engine.Run("<stdin>", data, engine.Options{Families: families, Scripts: scripts})
 	v2, err := timeline.Marshal(res)
 	require.NoError(t, err)
 	v1, err := timeline.MarshalV1(timeline.V1(res))

@@ -158,7 +158,7 @@ func childRunCommand(stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "genplay %s: read the request: %v\n", childCommand, err)
 		return 2
 	}
-	res := engine.Run(req.File, req.Scenario, engine.Options{Override: req.Override, KyvernoVersion: req.KyvernoVersion, Families: families})
+	res := engine.Run(req.File, req.Scenario, engine.Options{Override: req.Override, KyvernoVersion: req.KyvernoVersion, Families: families, Scripts: scripts})
 	out, err := timeline.Marshal(res)
 	if err != nil {
 		fmt.Fprintf(stderr, "genplay %s: %v\n", childCommand, err)

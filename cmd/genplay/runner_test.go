@@ -40,7 +40,7 @@ func TestARunInItsOwnProcessAnswersTheSameBytes(t *testing.T) {
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		require.NoError(t, err)
-		want, err := timeline.Marshal(engine.Run("scenario.yaml", data, engine.Options{Families: families}))
+		want, err := timeline.Marshal(engine.Run("scenario.yaml", data, engine.Options{Families: families, Scripts: scripts}))
 		require.NoError(t, err)
 		got, err := timeline.Marshal(iso.run("scenario.yaml", data, engine.Options{}))
 		require.NoError(t, err)

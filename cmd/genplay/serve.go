@@ -66,7 +66,7 @@ func serveCommand(args []string, stdout, stderr io.Writer) int {
 // engine.Run).
 func serveHandler(dir string, run func(string, []byte, engine.Options) *timeline.Result) http.Handler {
 	mux := http.NewServeMux()
-	apiHandler := api.Handler(api.Options{Families: families, Run: run})
+	apiHandler := api.Handler(api.Options{Families: families, Scripts: scripts, Run: run})
 	mux.Handle("/api/", apiHandler)
 	mux.Handle("/healthz", apiHandler)
 	mux.Handle("/", siteHandler(dir))

@@ -236,7 +236,7 @@ func runSuiteWith(paths []string, opts suiteOptions) (*suite.Report, error) {
 		return nil, fmt.Errorf("no chainsaw Test or kyverno-test.yaml under %s", strings.Join(paths, ", "))
 	}
 	report := suite.Run(files, suite.Options{FS: fsys, Permissions: opts.permissions, Install: install, Config: config,
-		Families: families, Guard: guard, Clock: time.Now, KyvernoVersion: opts.kyverno})
+		Families: families, Scripts: scripts, Guard: guard, Clock: time.Now, KyvernoVersion: opts.kyverno})
 	report.Notes = notes
 	return report, nil
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/syumai/workers"
 
 	"github.com/genplay/genplay/api"
+	"github.com/genplay/genplay/engine/shell"
 )
 
 func main() {
@@ -14,5 +15,5 @@ func main() {
 	// the isolate's CPU limit bounds it, and a timer left pending when the
 	// program exits throws "Go program has already exited"
 	// (syumai/workers-go#177).
-	workers.Serve(api.Handler(api.Options{Timeout: -1, Families: families}))
+	workers.Serve(api.Handler(api.Options{Timeout: -1, Families: families, Scripts: shell.New}))
 }

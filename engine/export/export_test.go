@@ -11,10 +11,11 @@ import (
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/export"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/site/examples"
 )
 
-var opts = engine.Options{Families: []engine.Family{controller.New}}
+var opts = engine.Options{Families: []engine.Family{controller.New}, Scripts: shell.New}
 
 // scenario is a policy with a trigger in the test namespace, its
 // downstream deleted, and comments the export must keep.

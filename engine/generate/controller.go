@@ -36,11 +36,11 @@ type Options struct {
 	MaxObjects int
 	// MaxForEachElements bounds the elements of one foreach list.
 	MaxForEachElements int
-	// Authorize, when set, is the API server's authorization of a write:
-	// verb (create, update, patch, delete) of obj as user, nil when
-	// granted, else the error the write fails with (the session checks
-	// Kyverno's background controller against its permissions, package
-	// rbac).
+	// Authorize, when set, is the API server's authorization of a request:
+	// verb (create, update, patch, delete, or watch of obj's kind across
+	// the cluster: MayWatch) of obj as user, nil when granted, else the
+	// error the request fails with (the session checks Kyverno's background
+	// controller against its permissions, package rbac).
 	Authorize func(user admission.UserInfo, verb string, obj resource.Object) error
 	// Budget is the run's work budget (package budget); nil: unbounded.
 	// Processing a request, every foreach element and every expression
@@ -141,6 +141,15 @@ func (c *Controller) authorize(user admission.UserInfo, verb string, obj resourc
 		return nil
 	}
 	return c.opts.Authorize(user, verb, obj)
+}
+
+// MayWatch asks Options.Authorize whether Kyverno's background controller
+// may watch a kind across the cluster, as a GeneratingPolicy's
+// WatchManager does: nil, or the API server's Forbidden error, which its
+// watch keeps meeting (client-go's RetryWatcher retries) until the
+// permission is granted.
+func (c *Controller) MayWatch(g resource.GVK) error {
+	return c.authorize(admission.UserInfo{Username: admission.BackgroundUser}, "watch", resource.Object{"apiVersion": g.APIVersion(), "kind": g.Kind})
 }
 
 // Create creates obj as user and admits the request; a policy object goes

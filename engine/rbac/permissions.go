@@ -67,11 +67,9 @@ var read = []string{"get", "list", "watch"}
 // defaultAdmissionPermissions are the reads the chart (1.19) gives the
 // admission controller: its ":core" ClusterRole's (configmaps, namespaces,
 // RBAC objects, CRDs, webhooks, Kyverno's own kinds, reports, leases; only
-// list and get matter here), and Kubernetes' view
-// ClusterRole, which the chart binds to it (Kubernetes v1.36's
-// bootstrap policy, viewRules; the ClusterRoles aggregated into view are
-// added from the cluster).
-var defaultAdmissionPermissions = []rbacRule{
+// list and get matter here), and Kubernetes' view ClusterRole, which the
+// chart binds to it (viewRules).
+var defaultAdmissionPermissions = append([]rbacRule{
 	{apiGroups: []string{""}, resources: []string{"configmaps", "namespaces"}, verbs: read},
 	{apiGroups: []string{"rbac.authorization.k8s.io"}, resources: []string{"roles", "clusterroles", "rolebindings", "clusterrolebindings"}, verbs: read},
 	{apiGroups: []string{"apiextensions.k8s.io"}, resources: []string{"customresourcedefinitions"}, verbs: []string{"get"}},
@@ -85,6 +83,15 @@ var defaultAdmissionPermissions = []rbacRule{
 	{apiGroups: []string{"reports.kyverno.io"}, resources: []string{"ephemeralreports", "clusterephemeralreports"}, verbs: read},
 	{apiGroups: []string{"wgpolicyk8s.io"}, resources: []string{"policyreports", "clusterpolicyreports"}, verbs: read},
 	{apiGroups: []string{"coordination.k8s.io"}, resources: []string{"leases"}, verbs: read},
+}, viewRules...)
+
+// viewRules are Kubernetes' view ClusterRole (v1.36's bootstrap policy,
+// viewRules), which the chart binds to the admission and the background
+// controllers (admissionController.rbac.viewRoleName,
+// backgroundController.rbac.createViewRoleBinding; the ClusterRoles
+// aggregated into view are added from the cluster). It leaves out Secrets
+// and RBAC objects: reading or watching them takes an extra ClusterRole.
+var viewRules = []rbacRule{
 	{apiGroups: []string{""}, resources: []string{"pods", "replicationcontrollers", "replicationcontrollers/scale", "serviceaccounts",
 		"services", "services/status", "endpoints", "persistentvolumeclaims", "persistentvolumeclaims/status", "configmaps"}, verbs: read},
 	{apiGroups: []string{""}, resources: []string{"limitranges", "resourcequotas", "bindings", "pods/status", "resourcequotas/status",
@@ -131,25 +138,33 @@ type rbacRule struct {
 	apiGroups, resources, verbs, resourceNames []string
 }
 
-// defaultBackgroundPermissions are the rules of the ClusterRoles the Kyverno
-// chart (1.19) installs for the background controller: the ":core" role and
-// the default backgroundController.rbac.coreClusterRole.extraResources.
-// (Kyverno's own e2e install adds secrets, namespaces, pods and more through
+// defaultBackgroundPermissions are the rules the Kyverno chart (1.18 and
+// 1.19 alike: charts/kyverno/templates/background-controller) gives the
+// background controller: its ":core" ClusterRole, the default
+// backgroundController.rbac.coreClusterRole.extraResources, and Kubernetes'
+// view ClusterRole (viewRules). So a default install reads Namespaces,
+// ConfigMaps and what view reads, but not Secrets or RBAC objects.
+// (Kyverno's own e2e install adds secrets, namespaces, pods and more, with
+// get and list but not watch, through
 // backgroundController.rbac.clusterRole.extraResources; a default install
 // does not.)
-var defaultBackgroundPermissions = []rbacRule{
-	{apiGroups: []string{"*"}, resources: []string{"*"}, verbs: []string{"get", "list", "watch"}},
+var defaultBackgroundPermissions = append([]rbacRule{
 	{apiGroups: []string{"apiextensions.k8s.io"}, resources: []string{"customresourcedefinitions"}, verbs: []string{"get"}},
 	{apiGroups: []string{"kyverno.io"}, resources: []string{"policies", "policies/status", "clusterpolicies", "clusterpolicies/status",
 		"policyexceptions", "updaterequests", "updaterequests/status", "globalcontextentries", "globalcontextentries/status"},
 		verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch", "deletecollection"}},
+	{apiGroups: []string{"policies.kyverno.io"}, resources: []string{"generatingpolicies", "namespacedgeneratingpolicies", "mutatingpolicies",
+		"namespacedmutatingpolicies", "policyexceptions"},
+		verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch", "deletecollection"}},
+	{apiGroups: []string{""}, resources: []string{"namespaces", "configmaps"}, verbs: read},
 	{apiGroups: []string{"", "events.k8s.io"}, resources: []string{"events"}, verbs: []string{"create", "get", "list", "patch", "update", "watch"}},
 	{apiGroups: []string{"reports.kyverno.io"}, resources: []string{"ephemeralreports", "clusterephemeralreports"},
 		verbs: []string{"create", "delete", "get", "list", "patch", "update", "watch", "deletecollection"}},
 	{apiGroups: []string{"networking.k8s.io"}, resources: []string{"ingresses", "ingressclasses", "networkpolicies"}, verbs: []string{"create", "update", "patch", "delete"}},
 	{apiGroups: []string{"rbac.authorization.k8s.io"}, resources: []string{"rolebindings", "roles"}, verbs: []string{"create", "update", "patch", "delete"}},
 	{apiGroups: []string{""}, resources: []string{"configmaps", "resourcequotas", "limitranges"}, verbs: []string{"create", "update", "patch", "delete"}},
-}
+	{apiGroups: []string{"resource.k8s.io"}, resources: []string{"resourceclaims", "resourceclaimtemplates"}, verbs: []string{"create", "delete", "update", "patch", "deletecollection"}},
+}, viewRules...)
 
 // backgroundAggregationSelectors are the label sets whose ClusterRoles the
 // chart aggregates into the background controller's ClusterRole.

@@ -141,14 +141,22 @@ func TestTheBackgroundControllerNeedsPermissionsForEveryTarget(t *testing.T) {
 		denied      string // "" when the policy is admitted
 	}{
 		{
-			name:     "a default install may not manage Secrets",
+			// Kubernetes' view role, which the chart binds, leaves Secrets out.
+			name:     "a default install may not read or manage Secrets",
 			generate: cloneSecret,
-			denied:   "spec.rules[0].generate: system:serviceaccount:kyverno:kyverno-background-controller requires permissions create,update,delete for resource v1/Secret in namespace {{request.object.metadata.name}}",
+			denied:   "spec.rules[0].generate: system:serviceaccount:kyverno:kyverno-background-controller requires permissions get,create,update,delete for resource v1/Secret in namespace {{request.object.metadata.name}}",
 		},
 		{
 			name:     "without synchronize only get and create are needed",
 			generate: "apiVersion: v1\nkind: ServiceAccount\nname: bot\nnamespace: default\n",
 			denied:   "requires permissions create for resource v1/ServiceAccount in namespace default",
+		},
+		{
+			// The chart grants create, update and delete on RoleBindings but
+			// view leaves RBAC objects out, so get is missing (kyverno#11358).
+			name:     "a default install may not read RoleBindings",
+			generate: "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nname: team\nnamespace: default\ndata:\n  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}\n",
+			denied:   "requires permissions get for resource rbac.authorization.k8s.io/v1/RoleBinding in namespace default",
 		},
 		{
 			name:     "a default install manages ConfigMaps",
@@ -174,7 +182,7 @@ func TestTheBackgroundControllerNeedsPermissionsForEveryTarget(t *testing.T) {
 			name:     "a ClusterRole without those labels does not",
 			setup:    []string{sprintf(secretsRole, `team: platform`)},
 			generate: cloneSecret,
-			denied:   "requires permissions create,update,delete for resource v1/Secret",
+			denied:   "requires permissions get,create,update,delete for resource v1/Secret",
 		},
 		{
 			name: "a ClusterRoleBinding to the service account grants",
@@ -228,7 +236,7 @@ subjects:
   namespace: kyverno
 `},
 			generate: "apiVersion: v1\nkind: Secret\nname: s\nnamespace: default\ndata:\n  data: {}\n",
-			denied:   "requires permissions create for resource v1/Secret in namespace default",
+			denied:   "requires permissions get,create for resource v1/Secret in namespace default",
 		},
 		{
 			name:        "Kyverno's e2e install manages Secrets",

@@ -43,11 +43,14 @@
 // TYPE/NAME, -l, -f). Every kubectl call is one timeline step; builtins
 // make none.
 //
-// Run works through a Session, the narrow view of the simulation it needs:
+// New is the engine's script.Interpreter (package engine/script, the
+// contract), which the adapters register in engine.Options.Scripts; the
+// browser's core build registers none, for its size budget. It works
+// through a script.Session, the narrow view of the simulation it needs:
 // reads of the cluster, writes as a user, the clock and the timeline. The
-// engine's facade implements Session; this package never imports it. What
-// genplay cannot simulate honestly (a container's output, Kyverno's own
-// pods, a program other than kubectl) ends in Outcome.Skipped with the
+// engine's facade implements it; this package never imports the engine.
+// What genplay cannot simulate honestly (a container's output, Kyverno's
+// own pods, a program other than kubectl) ends in Outcome.Skipped with the
 // reason, before anything of the script runs.
 //
 // jq runs only in native builds (gojq): it would add about 0.35 MB to the

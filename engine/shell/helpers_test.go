@@ -57,7 +57,7 @@ func indent(s string, n int) string {
 
 func runScript(t *testing.T, ops string) *timeline.Result {
 	t.Helper()
-	res := engine.Run("scripts.yaml", []byte(scriptScenario(ops)), engine.Options{})
+	res := engine.Run("scripts.yaml", []byte(scriptScenario(ops)), engine.Options{Scripts: shell.New})
 	require.NotNil(t, res)
 	return res
 }

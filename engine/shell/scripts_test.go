@@ -97,7 +97,7 @@ func TestScripts(t *testing.T) {
 			require.False(t, seen[name], "%s: two tests are named %s", file, test.Name)
 			seen[name] = true
 			t.Run(name, func(t *testing.T) {
-				res := engine.RunTest(test, engine.Options{Files: fsys, Families: []engine.Family{controller.New}, Permissions: engine.PermissionsKyvernoE2E})
+				res := engine.RunTest(test, engine.Options{Scripts: shell.New, Files: fsys, Families: []engine.Family{controller.New}, Permissions: engine.PermissionsKyvernoE2E})
 				if usesClientCertificates(test) && !shell.KubeconfigsAvailable {
 					// The browser's builds leave them out.
 					assert.Contains(t, res.Skipped, "genplay in the browser leaves out")

@@ -1,107 +1,35 @@
 package shell
 
 import (
-	"io/fs"
-	"time"
-
-	"github.com/genplay/genplay/engine/admission"
-	"github.com/genplay/genplay/engine/internal/budget"
-
-	"github.com/genplay/genplay/engine/cluster"
 	"github.com/genplay/genplay/engine/resource"
 	"github.com/genplay/genplay/engine/scenario"
-	"github.com/genplay/genplay/engine/source"
+	"github.com/genplay/genplay/engine/script"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
-// Session is what the interpreter needs from the simulation: reads of the
-// cluster, writes as a user, the clock and the timeline. The engine's
-// session implements it; this package never imports the engine.
-type Session interface {
-	// Store is the simulated cluster, for reads (Get, View, List, Kinds,
-	// KindInfo, Namespaced). Writes go through the methods below, which
-	// let Kyverno see them.
-	Store() *cluster.Store
-	// Now is the simulated clock's time; Sleep advances it (a script's
-	// sleep).
-	Now() time.Time
-	Sleep(d time.Duration)
-
-	// Put writes obj as the scenario's admin user, as a chainsaw operation
-	// of type mode (scenario.OpApply, OpCreate, OpUpdate or OpPatch) does:
-	// a policy goes through Kyverno's policy validation first (doc, when
-	// set, positions its diagnostics); the returned strings are warnings.
-	Put(mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
-	// PutAs is Put as another user (kubectl --as): the same write, and the
-	// admission webhook sees that user.
-	PutAs(user admission.UserInfo, mode string, obj resource.Object, doc *source.Document) (resource.Object, []string, error)
-	// UpdateApproval writes a CertificateSigningRequest's approval
-	// subresource as user (kubectl certificate approve and deny): only its
-	// conditions change, and the cluster's signer reacts.
-	UpdateApproval(user admission.UserInfo, obj resource.Object) (resource.Object, error)
-	// IsPolicy says which objects are policies (of any family).
-	IsPolicy(obj resource.Object) bool
-	// Remove deletes an object as the admin user; DeleteAs deletes an
-	// object other than a policy as another user (kubectl --as).
-	Remove(ref resource.Ref) error
-	DeleteAs(user admission.UserInfo, ref resource.Ref) error
-	// Admit sends Kyverno's webhook a request that stores nothing (the
-	// CONNECT of kubectl exec).
-	Admit(req admission.Request)
-	// RestartBackgroundController restarts Kyverno's background controller
-	// (kubectl rollout restart): its in-memory state is lost and rebuilt.
-	RestartBackgroundController()
-
-	// Begin starts a timeline step; End lets Kyverno react and records the
-	// step; Current is the step begun and not yet ended (nil between
-	// steps).
-	Begin(stepName, operation, summary string)
-	End() *timeline.Step
-	Current() *timeline.Step
-	// Event records an event on the current step.
-	Event(e timeline.Event)
-	// Limited reports whether a limit of the run has stopped it; the
-	// first time, the session reports why at pos.
-	Limited(pos source.Pos) bool
-	// Budget is the run's work budget, which jq in a pipeline draws from.
-	Budget() *budget.Budget
+// New implements script.Interpreter: the interpreter of one test's script
+// and command operations, which share the test's scratch folder (made at
+// the first one that needs it). The adapters register it in
+// engine.Options.Scripts.
+func New(s script.Session, opts script.Options) script.Runner {
+	return &testScripts{s: s, opts: opts}
 }
 
-// Options say where a test's scripts run.
-type Options struct {
-	// Files is where kubectl -f and --patch-file read; nil: scripts can
-	// read no files.
-	Files fs.FS
-	// File is the test's file in Files: paths are relative to its folder.
-	File string
-	// Namespace is the test namespace: $NAMESPACE, and kubectl's default.
-	Namespace string
-	// Admin is the user kubectl acts as without --as.
-	Admin admission.UserInfo
-	// Scratch is the test's scratch folder, shared by its scripts (nil:
-	// one for this operation alone).
-	Scratch *Scratch
-}
+var _ script.Interpreter = New
 
-// Outcome is how a script or command operation ended.
-type Outcome struct {
-	// OK: the operation succeeded and its check held.
-	OK bool
-	// Skipped says why the test cannot be simulated honestly (a command
-	// genplay cannot run); the test is then skipped, not failed.
-	Skipped string
-	// Failure is the error to report at the operation when it failed; ""
-	// when OK, skipped, or stopped by a limit (which the session reports).
-	Failure string
-	// Outputs are the bindings the operation's outputs export to the
-	// operations after it in its step (chainsaw's outputs), when OK.
-	Outputs map[string]any
+// testScripts runs one test's operations.
+type testScripts struct {
+	s    script.Session
+	opts script.Options
+	// scratch is the test's scratch folder (nil until an operation needs
+	// it).
+	scratch *Scratch
 }
 
 // Run runs one script or command operation of step stepName, with the
 // operation's bindings resolved. Every kubectl call is one timeline step.
-func Run(s Session, opts Options, stepName string, op *scenario.Operation, bindings map[string]any) Outcome {
-	r := &runner{s: s, opts: opts}
+func (t *testScripts) Run(stepName string, op *scenario.Operation, bindings map[string]any) script.Outcome {
+	r := &runner{s: t.s, opts: t.opts, test: t}
 	r.out.OK = r.script(stepName, op, bindings)
 	r.removeKubeconfig()
 	return r.out
@@ -109,9 +37,10 @@ func Run(s Session, opts Options, stepName string, op *scenario.Operation, bindi
 
 // runner runs one operation.
 type runner struct {
-	s    Session
-	opts Options
-	out  Outcome
+	s    script.Session
+	opts script.Options
+	test *testScripts
+	out  script.Outcome
 	// writesFiles: the script writes files to the scratch folder, so a
 	// file kubectl reads may be one of them.
 	writesFiles bool

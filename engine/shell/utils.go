@@ -260,13 +260,13 @@ func (l List) writesFiles() bool {
 	return found
 }
 
-// scratch is the test's scratch folder (a folder of the operation's own
-// when the engine gives none).
+// scratch is the test's scratch folder, made at the first operation that
+// needs it.
 func (r *runner) scratch() *Scratch {
-	if r.opts.Scratch == nil {
-		r.opts.Scratch = NewScratch(r.opts.Files, r.opts.File)
+	if r.test.scratch == nil {
+		r.test.scratch = NewScratch(r.opts.Files, r.opts.File)
 	}
-	return r.opts.Scratch
+	return r.test.scratch
 }
 
 // flagsOnly is a check that reads the single-letter options in allowed and

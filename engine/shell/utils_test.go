@@ -128,7 +128,7 @@ spec:
           ($stdout): "kept: true\ngone\nno-host-file\n"
 `
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "chainsaw-test.yaml"), []byte(test), 0o644))
-	res := engine.Run("chainsaw-test.yaml", []byte(test), engine.Options{Files: os.DirFS(dir)})
+	res := engine.Run("chainsaw-test.yaml", []byte(test), engine.Options{Scripts: shell.New, Files: os.DirFS(dir)})
 	require.Empty(t, res.Skipped)
 	assert.True(t, res.Passed, diagnostics(res))
 	_, err := os.Stat(keep)

@@ -76,6 +76,9 @@ type Options struct {
 	Config *scenario.Configuration
 	// Families are the policy families besides ClusterPolicy and Policy.
 	Families []engine.Family
+	// Scripts is the interpreter of script and command operations
+	// (engine.Options.Scripts); nil: a test with one is skipped.
+	Scripts engine.Scripts
 	// Guard returns the context a chainsaw test's run takes and a function
 	// to call after it (a safety net on time and memory); nil: none.
 	Guard func() (context.Context, func())
@@ -178,7 +181,7 @@ func (st *suiteRun) chainsaw(f File, t *scenario.Test) Outcome {
 	// (scripts/config/standard/kyverno.yaml).
 	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: st.opts.Permissions, Install: st.opts.Install,
-		Context: ctx, Families: st.opts.Families, PolicyExceptions: true, KyvernoVersion: st.opts.KyvernoVersion})
+		Context: ctx, Families: st.opts.Families, Scripts: st.opts.Scripts, PolicyExceptions: true, KyvernoVersion: st.opts.KyvernoVersion})
 	st.clockOut(&o)
 	stoppedBy := context.Cause(ctx)
 	stop()
@@ -238,7 +241,7 @@ func (st *suiteRun) cli(f File, ct clitest.Test) Outcome {
 	// The Kyverno CLI checks no permissions and uses the exceptions the test names.
 	st.clockIn(&o)
 	res := engine.RunTest(t, engine.Options{Files: st.opts.FS, Permissions: engine.PermissionsUnchecked, Install: st.opts.Install,
-		Families: st.opts.Families, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true, Values: values, KyvernoVersion: st.opts.KyvernoVersion})
+		Families: st.opts.Families, Scripts: st.opts.Scripts, PolicyExceptions: len(ct.Exceptions) > 0, KeepUIDs: true, Values: values, KyvernoVersion: st.opts.KyvernoVersion})
 	st.clockOut(&o)
 	o.Timeline = res
 	switch {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/suite"
 )
 
@@ -21,7 +22,7 @@ func run(t *testing.T, fsys fs.FS, dir string) *suite.Report {
 	files, err := suite.Find(fsys, []suite.Root{{Name: dir, Path: dir, Display: dir}}, nil)
 	require.NoError(t, err)
 	return suite.Run(files, suite.Options{FS: fsys, Permissions: engine.PermissionsKyvernoE2E,
-		Families: []engine.Family{controller.New}})
+		Families: []engine.Family{controller.New}, Scripts: shell.New})
 }
 
 // cliTestFiles reads the files of testdata/kyverno-test/name into a map

@@ -10,6 +10,7 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 )
 
 // selfRecording is a recording made from genplay's own run of a gallery
@@ -22,7 +23,7 @@ func selfRecording(t *testing.T, file string) *Recording {
 	prepared, err := Prepare(string(b), time.Minute)
 	require.NoError(t, err)
 	rec := &Recording{Format: Format, Name: file, Scenario: prepared, Evidence: Evidence{Permissions: "kyverno-e2e"}}
-	run := engine.Run("chainsaw-test.yaml", []byte(prepared), engine.Options{Permissions: engine.PermissionsKyvernoE2E, Families: []engine.Family{controller.New}})
+	run := engine.Run("chainsaw-test.yaml", []byte(prepared), engine.Options{Permissions: engine.PermissionsKyvernoE2E, Families: []engine.Family{controller.New}, Scripts: shell.New})
 	require.Empty(t, run.Skipped)
 	var prev []Object
 	for i, objs := range genplaySteps(rec, run, baseline()) {

@@ -13,6 +13,7 @@ import (
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
 	"github.com/genplay/genplay/engine/resource"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -84,6 +85,7 @@ func Compare(rec *Recording, opts Options) Result {
 		Files:          files,
 		Permissions:    permissions(rec.Evidence.Permissions),
 		Families:       []engine.Family{controller.New},
+		Scripts:        shell.New,
 		KyvernoVersion: opts.Version,
 	})
 	if run.Skipped != "" {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/shell"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -147,7 +148,7 @@ spec:
 	assert.Equal(t, 2, strings.Count(hooked, "--wait=false"))
 	assert.NotContains(t, hooked, "delete:")
 	keys := func(text string) []string {
-		res := engine.Run("t.yaml", []byte(text), engine.Options{})
+		res := engine.Run("t.yaml", []byte(text), engine.Options{Scripts: shell.New})
 		require.True(t, res.Passed, "%s", text)
 		var out []string
 		for _, o := range res.Final().Objects() {

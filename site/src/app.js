@@ -61,6 +61,7 @@ const genplay = install({
   defer: true,
   wasmURL: new URL(__GENPLAY_WASM__, import.meta.url).href,
   fullWasmURL: new URL(__GENPLAY_WASM_CEL__, import.meta.url).href,
+  toolsWasmURL: new URL(__GENPLAY_WASM_TOOLS__, import.meta.url).href,
   wasmExecURL: new URL('../wasm_exec.js', import.meta.url).href,
   workerURL: new URL(__GENPLAY_WORKER__, import.meta.url).href,
 });
@@ -84,15 +85,19 @@ async function engineRun(text, options) {
 // When the CEL engine downloaded (performance.now()), so that a run's time
 // does not count the download.
 const celLoad = { start: 0, end: 0 };
-globalThis.addEventListener('genplay:cel-loading', () => {
+globalThis.addEventListener('genplay:cel-loading', (e) => {
   celLoad.start = performance.now();
   document.body.dataset.celEngine = 'loading';
-  setStatus('Loading the CEL engine (GeneratingPolicy support, about 3.5 MB)…', 'warn');
+  setStatus(e.detail?.why === 'shell'
+    ? 'Loading the full engine (kubectl for script steps, about 3.5 MB)…'
+    : 'Loading the CEL engine (GeneratingPolicy support, about 3.5 MB)…', 'warn');
 });
 globalThis.addEventListener('genplay:cel-ready', () => {
   celLoad.end = performance.now();
   document.body.dataset.celEngine = 'ready';
-  if ($('#status').textContent.startsWith('Loading the CEL engine')) setStatus('The CEL engine is ready.', 'ok'); // a run says more
+  const status = $('#status').textContent;
+  if (status.startsWith('Loading the CEL engine')) setStatus('The CEL engine is ready.', 'ok'); // a run says more
+  else if (status.startsWith('Loading the full engine')) setStatus('The full engine is ready.', 'ok');
 });
 globalThis.addEventListener('genplay:cel-failed', (e) => {
   document.body.dataset.celEngine = 'failed';

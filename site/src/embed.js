@@ -24,7 +24,7 @@
 // renders data only as text, and the engine (the wasm) loads once, when the
 // first block scrolls into view. genplayEmbed.scan() picks up blocks a page
 // adds later.
-import { install } from './genplay.js';
+import { install, needsFull } from './genplay.js';
 import { h, replace } from './dom.js';
 import { encode, MAX_TEXT } from './share.js';
 import { LABEL, refString, keyOf, isPolicy, isCELPolicy, isNamespace, labelsOf } from './objects.js';
@@ -189,7 +189,8 @@ class Player {
     const options = {};
     if (this.compare !== RELEASES && this.compare && this.override !== null) options.override = { [this.compare]: this.override };
     if (this.kyverno) options.kyvernoVersion = this.kyverno;
-    if (/policies\.kyverno\.io\//.test(this.text) && genplay.build !== 'full') this.status('Loading the CEL engine…');
+    const why = genplay.build === 'full' ? '' : needsFull(this.text);
+    if (why) this.status(why === 'cel' ? 'Loading the CEL engine…' : 'Loading the full engine (kubectl for script steps)…');
     // A run that takes a while says so and can be stopped (the page stays
     // responsive meanwhile, in a worker or on its own thread).
     const slow = setTimeout(() => {

@@ -308,28 +308,46 @@ function createEngine({ wasmURL, wasmExecURL, workerURL, deadlineMs = 20000 }) {
   return api;
 }
 
-// needsCEL: the text holds a policies.kyverno.io object (a GeneratingPolicy,
-// a NamespacedGeneratingPolicy, a CEL PolicyException). A false positive (a
-// comment) only costs a download.
-const needsCEL = (text) => typeof text === 'string' && /policies\.kyverno\.io\//.test(text);
-// noCEL: the core build's answer to a CEL scenario it could not see coming.
-const noCEL = (r) => typeof r?.skipped === 'string' && r.skipped.includes('no CEL engine');
+// needsFull says why the text needs the full build, or '' when the core
+// one runs it: 'cel' when it holds a policies.kyverno.io object (a
+// GeneratingPolicy, a NamespacedGeneratingPolicy, a CEL PolicyException),
+// 'shell' when it has a chainsaw script or command operation (a list item
+// that starts with script: or command:), which only the full build's shell
+// runs. A false positive (a comment) only costs a download.
+export const needsFull = (text) => {
+  if (typeof text !== 'string') return '';
+  if (/policies\.kyverno\.io\//.test(text)) return 'cel';
+  return /^[ \t]*- +(script|command):/m.test(text) ? 'shell' : '';
+};
+// coreLacks says why the core build's answer is that of a scenario it could
+// not see coming ('cel': it has no CEL engine; 'shell': no shell), or ''.
+const coreLacks = (r) => {
+  if (typeof r?.skipped !== 'string') return '';
+  if (r.skipped.includes('no CEL engine')) return 'cel';
+  return r.skipped.includes('has no shell') ? 'shell' : '';
+};
 
 /**
  * install defines globalThis.genplay and starts loading the core build. With
- * fullWasmURL, the full build (with the CEL family) is fetched the first
- * time a run needs it: the text holds a policies.kyverno.io object, or the
- * core build answers that it has no CEL engine. From then on the full build
- * serves every run. While it loads, genplay.loadingCEL is true; the loader
- * dispatches "genplay:cel-loading" and then "genplay:cel-ready" (or
+ * fullWasmURL, the full build (with the CEL family and the shell that runs
+ * script and command operations) is fetched the first time a run needs it:
+ * the text holds a policies.kyverno.io object or a script or command
+ * operation (needsFull), or the core build answers that it has no CEL
+ * engine or no shell (coreLacks). From then on the full build serves every
+ * run. With toolsWasmURL, the tools build (the full build and the
+ * authoring tools) is fetched the first time a tool is called (without it,
+ * the full build answers tool calls); when the full build is not loaded,
+ * the tools build serves runs too. While it loads,
+ * genplay.loadingCEL is true; the loader dispatches "genplay:cel-loading"
+ * (detail.why: 'cel', 'shell' or 'tool') and then "genplay:cel-ready" (or
  * "genplay:cel-failed", and the run answers with the core's result and a
  * diagnostic that says why) on globalThis.
  *
  * With defer, nothing loads until genplay.start(text): a page that knows its
- * first scenario holds a CEL policy then loads the full build alone (it runs
- * both families), not the core one too; the core build is the fallback when
- * the full one does not load.
- * @param {{wasmURL: string, fullWasmURL?: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number, defer?: boolean}} where
+ * first scenario needs the full build then loads it alone (it runs
+ * everything the core one does), not the core one too; the core build is
+ * the fallback when the full one does not load.
+ * @param {{wasmURL: string, fullWasmURL?: string, toolsWasmURL?: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number, defer?: boolean}} where
  */
 export function install(where) {
   if (globalThis.genplay) return globalThis.genplay;
@@ -339,10 +357,34 @@ export function install(where) {
   let full = null; // the full build's API once it is ready
   let loading = null; // the promise of the full build
   const active = () => full || coreEngine();
-  const loadFull = () => {
+  let tools = null; // the tools build's API once it is ready
+  let loadingTools = null; // the promise of the tools build
+  // loadTools loads the build with the authoring tools: the tools build
+  // (toolsWasmURL), a superset of the full one, which then serves runs too
+  // when the full build is not loaded; without toolsWasmURL, the full build.
+  const loadTools = () => {
+    if (!where.toolsWasmURL) return loadFull('tool').then(() => full);
+    if (!loadingTools) {
+      api.loadingCEL = true;
+      globalThis.dispatchEvent(new CustomEvent('genplay:cel-loading', { detail: { why: 'tool' } }));
+      const engine = createEngine({ ...where, wasmURL: where.toolsWasmURL, deadlineMs: deadline });
+      loadingTools = engine.ready.then(() => {
+        tools = engine;
+        full ||= engine;
+        globalThis.dispatchEvent(new CustomEvent('genplay:cel-ready'));
+        return engine;
+      }, (e) => {
+        loadingTools = null; // the next tool call tries again
+        globalThis.dispatchEvent(new CustomEvent('genplay:cel-failed', { detail: { message: e.message } }));
+        throw e;
+      }).finally(() => { api.loadingCEL = !!loading && !full; });
+    }
+    return loadingTools;
+  };
+  const loadFull = (why) => {
     if (!loading) {
       api.loadingCEL = true;
-      globalThis.dispatchEvent(new CustomEvent('genplay:cel-loading'));
+      globalThis.dispatchEvent(new CustomEvent('genplay:cel-loading', { detail: { why } }));
       const engine = createEngine({ ...where, wasmURL: where.fullWasmURL, deadlineMs: deadline });
       loading = engine.ready.then(() => {
         full = engine;
@@ -355,12 +397,13 @@ export function install(where) {
     }
     return loading;
   };
-  const withFull = async (text, options, fallback, control) => {
+  const withFull = async (why, text, options, fallback, control) => {
     try {
-      await loadFull();
+      await loadFull(why);
     } catch (e) {
       const r = fallback || await coreEngine().run(text, options, control);
-      r.diagnostics = [...(r.diagnostics || []), { file: '', line: 0, column: 0, severity: 'error', message: `cannot load the CEL engine: ${e.message}` }];
+      const what = why === 'shell' ? 'the engine with the shell (script and command operations)' : 'the CEL engine';
+      r.diagnostics = [...(r.diagnostics || []), { file: '', line: 0, column: 0, severity: 'error', message: `cannot load ${what}: ${e.message}` }];
       return r;
     }
     return full.run(text, options, control);
@@ -371,8 +414,9 @@ export function install(where) {
   const ready = new Promise((resolve, reject) => { settle = { resolve, reject }; });
   const start = (text) => {
     if (!started) {
-      started = needsCEL(text) && where.fullWasmURL
-        ? loadFull().catch(() => coreEngine().ready)
+      const why = needsFull(text);
+      started = why && where.fullWasmURL
+        ? loadFull(why).catch(() => coreEngine().ready)
         : coreEngine().ready;
       started.then(settle.resolve, settle.reject);
     }
@@ -383,34 +427,47 @@ export function install(where) {
     ready,
     start,
     get crashed() { return active().crashed; },
-    get running() { return !!core?.running || !!full?.running; },
+    get running() { return !!core?.running || !!full?.running || !!tools?.running; },
     get deadlineMs() { return deadline; },
-    set deadlineMs(ms) { deadline = ms; if (core) core.deadlineMs = ms; if (full) full.deadlineMs = ms; },
+    set deadlineMs(ms) {
+      deadline = ms;
+      for (const e of new Set([core, full, tools])) if (e) e.deadlineMs = ms;
+    },
     get build() { return full ? 'full' : 'core'; },
     loadingCEL: false,
     async run(text, options, control) {
       if (full || !where.fullWasmURL) return active().run(text, options, control);
-      if (needsCEL(text)) return withFull(text, options, undefined, control);
+      const why = needsFull(text);
+      if (why) return withFull(why, text, options, undefined, control);
       const r = await coreEngine().run(text, options, control);
-      return noCEL(r) ? withFull(text, options, r, control) : r;
+      const lacks = coreLacks(r);
+      return lacks ? withFull(lacks, text, options, r, control) : r;
     },
-    // tool calls an authoring tool: in the core build when it has it, else
-    // in the full build (loaded first, with the same events as for CEL).
+    // tool calls an authoring tool: in a loaded build that has it, else in
+    // the tools build (loaded first, with the same events as for CEL; the
+    // full build on a page without toolsWasmURL).
     async tool(name, text, options) {
       await ready.catch(() => {});
-      if (full || !where.fullWasmURL) return active().tool(name, text, options);
+      if (tools) return tools.tool(name, text, options);
+      if (!where.toolsWasmURL && !where.fullWasmURL) return active().tool(name, text, options);
+      if (full?.tools.includes(name)) return full.tool(name, text, options);
       await coreEngine().ready.catch(() => {});
       if (core.tools.includes(name)) return core.tool(name, text, options);
+      let engine;
       try {
-        await loadFull();
+        engine = await loadTools();
       } catch (e) {
-        return { tool: name, error: `cannot load the full engine: ${e.message}` };
+        return { tool: name, error: `cannot load the engine's tools: ${e.message}` };
       }
-      return full.tool(name, text, options);
+      return engine.tool(name, text, options);
     },
-    get tools() { return full ? full.tools : core?.tools || []; },
-    loadCEL() { return where.fullWasmURL ? loadFull() : Promise.reject(new Error('this page has no CEL build')); },
-    stop() { return active().stop(); },
+    get tools() { return (tools || full || core)?.tools || []; },
+    loadCEL() { return where.fullWasmURL ? loadFull('cel') : Promise.reject(new Error('this page has no CEL build')); },
+    // stop stops the run or tool call in progress, in whichever build.
+    async stop() {
+      const stopped = await Promise.all([...new Set([core, full, tools])].filter(Boolean).map((e) => e.stop()));
+      return stopped.some(Boolean);
+    },
     injectFault(name) { return active().injectFault(name); },
     restart() { return active().restart(); },
   };

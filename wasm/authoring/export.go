@@ -19,6 +19,6 @@ func Export(text string, options []byte) (any, error) {
 	if opts.Override != nil {
 		return nil, errors.New("options: export checks the policies as written; it takes no override")
 	}
-	opts.Families = bridge.Families
+	opts.Families, opts.Scripts = bridge.Families, bridge.Scripts
 	return export.Test(file, []byte(text), opts)
 }

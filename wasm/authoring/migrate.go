@@ -49,5 +49,5 @@ func Migrate(text string, options []byte) (any, error) {
 	if len(bridge.Families) == 0 {
 		return nil, errors.New("this build of genplay has no CEL engine: the converted scenario cannot run")
 	}
-	return migrate.ConvertScenario(o.File, []byte(text), []byte(o.Converted), engine.Options{Families: bridge.Families, KyvernoVersion: kyverno})
+	return migrate.ConvertScenario(o.File, []byte(text), []byte(o.Converted), engine.Options{Families: bridge.Families, Scripts: bridge.Scripts, KyvernoVersion: kyverno})
 }

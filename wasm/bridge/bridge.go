@@ -30,6 +30,11 @@ const MaxInput = 1 << 20
 // the CEL GeneratingPolicy family in the full build (wasm/families_*.go).
 var Families []engine.Family
 
+// Scripts is the interpreter of script and command operations
+// (engine.Options.Scripts), set like Families: nil in the core build, which
+// leaves the shell out, package shell's in the full build.
+var Scripts engine.Scripts
+
 // runEngine is engine.Run; tests replace it to inject failures.
 var runEngine = engine.Run
 
@@ -134,7 +139,7 @@ func RunYielding(ctx context.Context, text, options, token, base string, yield f
 	if len(text) > MaxInput {
 		return Failure(fmt.Errorf("the scenario is %d bytes; the limit is %d", len(text), MaxInput))
 	}
-	opts.Families = Families
+	opts.Families, opts.Scripts = Families, Scripts
 	if ctx != context.Background() {
 		opts.Context = ctx
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/genplay/genplay/engine"
 	"github.com/genplay/genplay/engine/gpol/controller"
+	"github.com/genplay/genplay/engine/shell"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -63,4 +64,38 @@ func TestKyvernoVersions(t *testing.T) {
 	native, err := json.Marshal(engine.CompareVersions(DefaultFile, text, engine.Options{Families: Families}))
 	require.NoError(t, err)
 	assert.JSONEq(t, string(native), string(out))
+}
+
+// TestScripts: Run passes Scripts to the engine. Without it (the core
+// build) a scenario with a script is the skip the loader acts on; with
+// package shell's (the full build) it is what the engine gives natively.
+func TestScripts(t *testing.T) {
+	text := `apiVersion: chainsaw.kyverno.io/v1alpha1
+kind: Test
+metadata:
+  name: scripts
+spec:
+  steps:
+  - try:
+    - apply:
+        resource: {apiVersion: v1, kind: Namespace, metadata: {name: team-a}}
+    - script:
+        content: kubectl get namespace team-a -o jsonpath='{.metadata.name}'
+        check:
+          ($stdout): team-a
+`
+	t.Cleanup(func() { Scripts = nil })
+
+	Scripts = nil
+	var core timeline.Result
+	require.NoError(t, json.Unmarshal(Run(text, ""), &core))
+	assert.Contains(t, core.Skipped, "has no shell")
+
+	Scripts = shell.New
+	var full timeline.Result
+	require.NoError(t, json.Unmarshal(Run(text, ""), &full))
+	assert.True(t, full.Passed, "%v", full.Diagnostics)
+	native, err := json.Marshal(engine.Run(DefaultFile, []byte(text), engine.Options{Scripts: shell.New}))
+	require.NoError(t, err)
+	assert.JSONEq(t, string(native), string(Run(text, "")))
 }

@@ -410,7 +410,48 @@ func (f *Family) Observe(ev generate.WatchEvent) {
 	if !f.watch.watched(ev.Object.GVK()) {
 		return
 	}
+	if err := f.core.MayWatch(ev.Object.GVK()); err != nil {
+		if ev.User.Username != admission.BackgroundUser {
+			f.explainForbiddenWatch(ev, err)
+		}
+		return
+	}
 	f.core.Enqueue(&watchEvent{f: f, w: f.watch, ev: ev})
+}
+
+// explainForbiddenWatch says why Kyverno does not react to a user's change
+// to what a synchronize policy generated (or to a clone source) when its
+// background controller may not watch the kind: its WatchManager's watch
+// is refused, so the change never reaches it (real Kyverno v1.19.0 with
+// its e2e install, which grants get and list on Secrets but not watch:
+// internal/oracle's recordings).
+func (f *Family) explainForbiddenWatch(ev generate.WatchEvent, err error) {
+	obj := ev.Object
+	g := obj.GVK()
+	why := "Kyverno's background controller may not watch " + g.Kind + "s (" + err.Error() + "), so the watch its WatchManager starts for them is refused " +
+		"and never delivers this change; synchronizing a GeneratingPolicy's downstream needs get, list and watch on its kind " +
+		"(a ClusterRole labelled rbac.kyverno.io/aggregate-to-background-controller: \"true\" grants them)"
+	if c := f.watch.cache[obj.UID()]; c != nil {
+		r, p := c.ref, f.watch.policyOf(c)
+		if ev.Type == generate.WatchDeleted {
+			f.emit(timeline.ActionIgnored, &r, p, singleRule(p), nil, "not recreated: "+why)
+			return
+		}
+		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, "not reverted: "+why)
+		return
+	}
+	for _, d := range f.watch.bySource(obj) {
+		c := f.watch.cache[d.UID()]
+		if c == nil {
+			continue
+		}
+		r, p := c.ref, f.watch.policyOf(c)
+		what := "not updated: its clone source " + obj.Ref().String() + " changed, but "
+		if ev.Type == generate.WatchDeleted {
+			what = "not deleted: its clone source " + obj.Ref().String() + " was deleted, but "
+		}
+		f.emit(timeline.ActionKept, &r, p, singleRule(p), nil, what+why)
+	}
 }
 
 // explainUnwatched says why Kyverno lets a user's change to what a policy
