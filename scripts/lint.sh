@@ -5,13 +5,14 @@
 #     the oracle's) is formatted as gofmt formats it; the failure lists the
 #     files and the command that fixes them.
 #   - staticcheck (honnef.co/go/tools) over the module natively, and for
-#     js/wasm with and without the cel tag (the browser's core and full
-#     builds, the worker), the runs merged (-merge). The oracle's module (a harness, not the product)
+#     js/wasm without tags and with cel,tools (the browser's core build
+#     and its tools build, a superset of the full one; the worker), the
+#     runs merged (-merge). The oracle's module (a harness, not the product)
 #     is vetted, not held to staticcheck.
 #   - unreachable code (golang.org/x/tools/cmd/deadcode): a function of the
 #     module that no program reaches, neither a native one (cmd/..., the
 #     generators under site/, the oracle's module) nor the full js/wasm
-#     build (wasm/ and cmd/worker/ with -tags cel). deadcode answers for one
+#     build (wasm/ and cmd/worker/ with -tags cel,tools). deadcode answers for one
 #     build configuration, so it runs once per configuration and a function
 #     is dead when every run says so. Test helpers are left out: packages
 #     no program imports (internal/testenv, engine/hostile,
@@ -61,34 +62,34 @@ gofmt() {
 staticcheck() {
 	local sc
 	sc=$(tool staticcheck honnef.co/go/tools/cmd/staticcheck "$STATICCHECK_VERSION")
-	echo "staticcheck $STATICCHECK_VERSION: native, js/wasm, js/wasm -tags cel"
+	echo "staticcheck $STATICCHECK_VERSION: native, js/wasm, js/wasm -tags cel,tools"
 	# One run per configuration, merged: code is unused (U1000) only when
 	# no configuration uses it (a field only native files read is used);
 	# any other finding of any run is reported.
 	"$sc" -f binary ./... >"$tmp/native.sc"
 	GOOS=js GOARCH=wasm "$sc" -f binary ./... >"$tmp/js.sc"
-	GOOS=js GOARCH=wasm "$sc" -tags cel -f binary ./... >"$tmp/cel.sc"
+	GOOS=js GOARCH=wasm "$sc" -tags cel,tools -f binary ./... >"$tmp/cel.sc"
 	"$sc" -merge "$tmp/native.sc" "$tmp/js.sc" "$tmp/cel.sc"
 }
 
 deadcode() {
 	local dc
 	dc=$(tool deadcode golang.org/x/tools/cmd/deadcode "$DEADCODE_VERSION")
-	echo "deadcode $DEADCODE_VERSION: functions no program reaches (native, the oracle's module, js/wasm -tags cel)"
+	echo "deadcode $DEADCODE_VERSION: functions no program reaches (native, the oracle's module, js/wasm -tags cel,tools)"
 	local module
 	module=$("$GO" list -m)
 	# One line a dead function: package.Func file:line:col (paths from the
 	# module's root).
 	local f='{{range .Funcs}}{{$.Path}}.{{.Name}} {{.Position}}{{"\n"}}{{end}}'
 	"$dc" -f "$f" ./... | sort >"$tmp/native"
-	GOOS=js GOARCH=wasm "$dc" -tags cel -f "$f" ./... | sort >"$tmp/js"
+	GOOS=js GOARCH=wasm "$dc" -tags cel,tools -f "$f" ./... | sort >"$tmp/js"
 	(cd oracle && "$dc" -filter "^$module(/|\$)" -f "$f" ./...) | sort >"$tmp/oracle"
 	# The packages some program imports, test helpers aside.
 	local mains='{{if eq .Name "main"}}{{.ImportPath}}{{end}}'
 	local deps='{{if not .Standard}}{{.ImportPath}}{{end}}'
 	{
 		"$GO" list -deps -f "$deps" $("$GO" list -f "$mains" ./...)
-		GOOS=js GOARCH=wasm "$GO" list -tags cel -deps -f "$deps" $(GOOS=js GOARCH=wasm "$GO" list -tags cel -f "$mains" ./...)
+		GOOS=js GOARCH=wasm "$GO" list -tags cel,tools -deps -f "$deps" $(GOOS=js GOARCH=wasm "$GO" list -tags cel,tools -f "$mains" ./...)
 		(cd oracle && "$GO" list -deps -f "$deps" $("$GO" list -f "$mains" ./...))
 	} | sort -u >"$tmp/imported"
 	"$GO" list -f '{{range .Imports}}{{if eq . "testing"}}{{$.ImportPath}}{{"\n"}}{{end}}{{end}}' ./... | sort -u >"$tmp/helpers"

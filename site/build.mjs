@@ -15,8 +15,8 @@ const build = 'build';
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
 const hash = (file) => sha256(readFileSync(file)).slice(0, 12);
 
-if (!['genplay.wasm', 'genplay-cel.wasm', 'wasm_exec.js'].every((f) => existsSync(join(build, f)))) {
-  console.error('build.mjs: build/genplay.wasm, build/genplay-cel.wasm and build/wasm_exec.js are missing; run make site');
+if (!['genplay.wasm', 'genplay-cel.wasm', 'genplay-tools.wasm', 'wasm_exec.js'].every((f) => existsSync(join(build, f)))) {
+  console.error('build.mjs: build/genplay.wasm, build/genplay-cel.wasm, build/genplay-tools.wasm and build/wasm_exec.js are missing; run make site');
   process.exit(1);
 }
 // Content-hashed names under assets/, so those can be cached for ever.
@@ -28,9 +28,12 @@ const copyOnce = (from, name) => {
   return name;
 };
 const wasmName = copyOnce(join(build, 'genplay.wasm'), `genplay-${hash(join(build, 'genplay.wasm'))}.wasm`);
-// The full build (with the CEL family), fetched only for a scenario that
-// needs it (genplay.js; wasm/doc.go).
+// The full build (with the CEL family and the shell), fetched only for a
+// scenario that needs it, and the tools build (the full build and the
+// authoring tools), fetched only when a tool is called (genplay.js;
+// wasm/doc.go).
 const celWasmName = copyOnce(join(build, 'genplay-cel.wasm'), `genplay-cel-${hash(join(build, 'genplay-cel.wasm'))}.wasm`);
+const toolsWasmName = copyOnce(join(build, 'genplay-tools.wasm'), `genplay-tools-${hash(join(build, 'genplay-tools.wasm'))}.wasm`);
 if (!existsSync(join(dist, 'wasm_exec.js')) || !readFileSync(join(dist, 'wasm_exec.js')).equals(readFileSync(join(build, 'wasm_exec.js')))) {
   copyFileSync(join(build, 'wasm_exec.js'), join(dist, 'wasm_exec.js'));
 }
@@ -83,7 +86,7 @@ const result = await esbuild.build({
   outdir: assets,
   entryNames: '[name]-[hash]',
   loader: { '.yaml': 'text' },
-  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WASM_CEL__: JSON.stringify(celWasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
+  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WASM_CEL__: JSON.stringify(celWasmName), __GENPLAY_WASM_TOOLS__: JSON.stringify(toolsWasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
   metafile: true,
   logLevel: 'warning',
 });
@@ -101,7 +104,7 @@ const embed = await esbuild.build({
   outdir: assets,
   entryNames: '[name]-[hash]',
   loader: { '.css': 'text' },
-  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WASM_CEL__: JSON.stringify(celWasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
+  define: { __GENPLAY_WASM__: JSON.stringify(wasmName), __GENPLAY_WASM_CEL__: JSON.stringify(celWasmName), __GENPLAY_WASM_TOOLS__: JSON.stringify(toolsWasmName), __GENPLAY_WORKER__: JSON.stringify(workerName) },
   metafile: true,
   logLevel: 'warning',
 });
@@ -123,7 +126,7 @@ for (const name of readdirSync(join(dist, 'docs'))) {
 }
 
 // What assets/ holds now; anything else there is an earlier build's.
-const current = new Set([wasmName, celWasmName, ...[worker, result, embed].flatMap((r) => Object.keys(r.metafile.outputs).map((p) => basename(p)))]);
+const current = new Set([wasmName, celWasmName, toolsWasmName, ...[worker, result, embed].flatMap((r) => Object.keys(r.metafile.outputs).map((p) => basename(p)))]);
 for (const name of readdirSync(assets)) {
   if (!current.has(name.replace(/\.(br|gz)$/, ''))) rmSync(join(assets, name));
 }
@@ -171,4 +174,4 @@ for (const file of [...files(dist)]) {
   compressed++;
 }
 writeFileSync(manifestFile, JSON.stringify(manifest, null, 1));
-console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${celWasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/; precompressed ${(rawBytes / 1e6).toFixed(2)} MB to ${(brBytes / 1e6).toFixed(2)} MB brotli (and gzip), ${compressed} file(s) compressed anew`);
+console.log(`site: ${dist}/index.html, assets/${js}, assets/${css}, assets/${wasmName}, assets/${celWasmName}, assets/${toolsWasmName}, assets/${workerName}, embed.js -> assets/${embedJS}, docs/; precompressed ${(rawBytes / 1e6).toFixed(2)} MB to ${(brBytes / 1e6).toFixed(2)} MB brotli (and gzip), ${compressed} file(s) compressed anew`);

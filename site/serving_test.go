@@ -50,9 +50,9 @@ func TestServingPrecompressed(t *testing.T) {
 	path := chromiumPath(t)
 	all, err := filepath.Glob(filepath.Join(distDir, "assets", "genplay-*.wasm"))
 	require.NoError(t, err)
-	var wasm []string // the core build, which every page loads (not genplay-cel-*)
+	var wasm []string // the core build, which every page loads (not genplay-cel-* nor genplay-tools-*)
 	for _, f := range all {
-		if !strings.HasPrefix(filepath.Base(f), "genplay-cel-") {
+		if name := filepath.Base(f); !strings.HasPrefix(name, "genplay-cel-") && !strings.HasPrefix(name, "genplay-tools-") {
 			wasm = append(wasm, f)
 		}
 	}

@@ -4,12 +4,14 @@
 // playground. It only registers functions; the logic, and its tests, live in
 // the plain-Go package [github.com/genplay/genplay/wasm/bridge].
 //
-// # Two builds
+// # Three builds
 //
-// The same program builds twice, and this is the one place the switch is
-// made: families_core.go and families_cel.go set the policy families and
-// the shell the bridge passes to the engine (engine.Options.Families and
-// Scripts).
+// The same program builds three times, and this is the one place the
+// switch is made: families_core.go and families_cel.go set the policy
+// families and the shell the bridge passes to the engine
+// (engine.Options.Families and Scripts); build_full.go and build_tools.go
+// (and families_core.go for the core) name the build and register its
+// authoring tools.
 //
 //   - the core build (no tag; site/dist/assets/genplay-HASH.wasm): the
 //     ClusterPolicy/Policy family only, free of cel-go and of the shell
@@ -23,11 +25,15 @@
 //   - the full build (-tags cel; genplay-cel-HASH.wasm): both families and
 //     the shell, at most 3.5 MB brotli. Like every js build it has no
 //     crypto/x509, so x509.decode is an error that says so (engine/doc.go).
+//   - the tools build (-tags cel,tools; genplay-tools-HASH.wasm): the full
+//     build and the authoring tools (genplay.tool, below), at most 3.7 MB
+//     brotli. The tools (about 170 KB brotli) would take the full build
+//     over its budget, and the page needs them only in its tool dialogs.
 //
-// `make site` builds both; `make size` (site/size.mjs) reports and enforces
-// both budgets. For the same text both return what `genplay run -o json`
-// prints; a scenario with no CEL policy and no script gives the same bytes
-// in both.
+// `make site` builds the three; `make size` (site/size.mjs) reports and
+// enforces their budgets. For the same text each returns what `genplay run
+// -o json` prints; a scenario with no CEL policy and no script gives the
+// same bytes in all three.
 //
 // # The JavaScript contract
 //
@@ -68,12 +74,14 @@
 //
 // tool runs an authoring tool (bridge.Tools: converting a policy, wrapping a
 // bare policy into a scenario, exporting a test, ...) through the same queue,
-// deadline and stop as run. Only the full build has tools (families_cel.go
-// lists them, tools_full.go registers them): the core build's size budget
-// has no room. A tool call loads the full build first (with the events
-// below) and is answered there. Like run, tool never rejects.
+// deadline and stop as run. Only the tools build has tools (build_tools.go
+// lists and registers them): the other builds' size budgets have no room.
+// A tool call loads the tools build first (with the events below; the full
+// build on a page whose install names no toolsWasmURL) and is answered
+// there; the tools build then serves runs too while the full build is not
+// loaded. Like run, tool never rejects.
 //
-// The tools (wasm/authoring, registered in families_cel.go):
+// The tools (wasm/authoring, registered in build_tools.go):
 //
 //	migrate(text, {file?: string, converted?: string})
 //	  text: a scenario (a chainsaw Test) whose ClusterPolicies/Policies are
@@ -122,7 +130,7 @@
 //	  ("file:line:col: ...", one per line) of text that does not parse or
 //	  holds no policy.
 //
-// install({wasmURL, fullWasmURL, ...}) loads the core build first. With
+// install({wasmURL, fullWasmURL, toolsWasmURL, ...}) loads the core build first. With
 // fullWasmURL, a run whose text holds a policies.kyverno.io object or a
 // script or command operation (or whose answer from the core build is its
 // "no CEL engine" or "no shell" skip) first loads the full build, in a

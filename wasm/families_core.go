@@ -24,6 +24,6 @@ const build = "core"
 
 // registerTools publishes no tool in the core build: tools (wasm/bridge
 // tools.go) cost size the core's budget does not have, so the loader sends
-// every genplay.tool call to the full build (the worker answers a call that
-// reaches this build anyway with an error).
+// every genplay.tool call to the tools build (the worker answers a call
+// that reaches this build anyway with an error).
 func registerTools(safejs.Value) error { return nil }

@@ -61,6 +61,7 @@ const genplay = install({
   defer: true,
   wasmURL: new URL(__GENPLAY_WASM__, import.meta.url).href,
   fullWasmURL: new URL(__GENPLAY_WASM_CEL__, import.meta.url).href,
+  toolsWasmURL: new URL(__GENPLAY_WASM_TOOLS__, import.meta.url).href,
   wasmExecURL: new URL('../wasm_exec.js', import.meta.url).href,
   workerURL: new URL(__GENPLAY_WORKER__, import.meta.url).href,
 });

@@ -101,9 +101,9 @@ export function installConvert({ genplay, scenario, adopt, showLine, kyverno = (
     state.busy = true;
     const seq = ++state.seq;
     const edited = withEdits ? getText(editor) : '';
-    setState('loading', genplay.build === 'full'
+    setState('loading', genplay.tools.includes('migrate')
       ? 'Converting and running both scenarios…'
-      : 'Loading the CEL engine (GeneratingPolicy support, about 3.5 MB), then converting…', 'warn');
+      : 'Loading the CEL engine (GeneratingPolicy support and the converter, about 3.5 MB), then converting…', 'warn');
     let answer;
     try {
       // Both runs simulate the release the page simulates.

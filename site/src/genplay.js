@@ -329,12 +329,15 @@ const coreLacks = (r) => {
 
 /**
  * install defines globalThis.genplay and starts loading the core build. With
- * fullWasmURL, the full build (with the CEL family, the shell that runs
- * script and command operations, and the authoring tools) is fetched the
- * first time a run needs it: the text holds a policies.kyverno.io object or
- * a script or command operation (needsFull), or the core build answers that
- * it has no CEL engine or no shell (coreLacks); or a tool is called. From
- * then on the full build serves every run. While it loads,
+ * fullWasmURL, the full build (with the CEL family and the shell that runs
+ * script and command operations) is fetched the first time a run needs it:
+ * the text holds a policies.kyverno.io object or a script or command
+ * operation (needsFull), or the core build answers that it has no CEL
+ * engine or no shell (coreLacks). From then on the full build serves every
+ * run. With toolsWasmURL, the tools build (the full build and the
+ * authoring tools) is fetched the first time a tool is called (without it,
+ * the full build answers tool calls); when the full build is not loaded,
+ * the tools build serves runs too. While it loads,
  * genplay.loadingCEL is true; the loader dispatches "genplay:cel-loading"
  * (detail.why: 'cel', 'shell' or 'tool') and then "genplay:cel-ready" (or
  * "genplay:cel-failed", and the run answers with the core's result and a
@@ -344,7 +347,7 @@ const coreLacks = (r) => {
  * first scenario needs the full build then loads it alone (it runs
  * everything the core one does), not the core one too; the core build is
  * the fallback when the full one does not load.
- * @param {{wasmURL: string, fullWasmURL?: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number, defer?: boolean}} where
+ * @param {{wasmURL: string, fullWasmURL?: string, toolsWasmURL?: string, wasmExecURL: string, workerURL?: string, deadlineMs?: number, defer?: boolean}} where
  */
 export function install(where) {
   if (globalThis.genplay) return globalThis.genplay;
@@ -354,6 +357,30 @@ export function install(where) {
   let full = null; // the full build's API once it is ready
   let loading = null; // the promise of the full build
   const active = () => full || coreEngine();
+  let tools = null; // the tools build's API once it is ready
+  let loadingTools = null; // the promise of the tools build
+  // loadTools loads the build with the authoring tools: the tools build
+  // (toolsWasmURL), a superset of the full one, which then serves runs too
+  // when the full build is not loaded; without toolsWasmURL, the full build.
+  const loadTools = () => {
+    if (!where.toolsWasmURL) return loadFull('tool').then(() => full);
+    if (!loadingTools) {
+      api.loadingCEL = true;
+      globalThis.dispatchEvent(new CustomEvent('genplay:cel-loading', { detail: { why: 'tool' } }));
+      const engine = createEngine({ ...where, wasmURL: where.toolsWasmURL, deadlineMs: deadline });
+      loadingTools = engine.ready.then(() => {
+        tools = engine;
+        full ||= engine;
+        globalThis.dispatchEvent(new CustomEvent('genplay:cel-ready'));
+        return engine;
+      }, (e) => {
+        loadingTools = null; // the next tool call tries again
+        globalThis.dispatchEvent(new CustomEvent('genplay:cel-failed', { detail: { message: e.message } }));
+        throw e;
+      }).finally(() => { api.loadingCEL = !!loading && !full; });
+    }
+    return loadingTools;
+  };
   const loadFull = (why) => {
     if (!loading) {
       api.loadingCEL = true;
@@ -400,9 +427,12 @@ export function install(where) {
     ready,
     start,
     get crashed() { return active().crashed; },
-    get running() { return !!core?.running || !!full?.running; },
+    get running() { return !!core?.running || !!full?.running || !!tools?.running; },
     get deadlineMs() { return deadline; },
-    set deadlineMs(ms) { deadline = ms; if (core) core.deadlineMs = ms; if (full) full.deadlineMs = ms; },
+    set deadlineMs(ms) {
+      deadline = ms;
+      for (const e of new Set([core, full, tools])) if (e) e.deadlineMs = ms;
+    },
     get build() { return full ? 'full' : 'core'; },
     loadingCEL: false,
     async run(text, options, control) {
@@ -413,23 +443,31 @@ export function install(where) {
       const lacks = coreLacks(r);
       return lacks ? withFull(lacks, text, options, r, control) : r;
     },
-    // tool calls an authoring tool: in the core build when it has it, else
-    // in the full build (loaded first, with the same events as for CEL).
+    // tool calls an authoring tool: in a loaded build that has it, else in
+    // the tools build (loaded first, with the same events as for CEL; the
+    // full build on a page without toolsWasmURL).
     async tool(name, text, options) {
       await ready.catch(() => {});
-      if (full || !where.fullWasmURL) return active().tool(name, text, options);
+      if (tools) return tools.tool(name, text, options);
+      if (!where.toolsWasmURL && !where.fullWasmURL) return active().tool(name, text, options);
+      if (full?.tools.includes(name)) return full.tool(name, text, options);
       await coreEngine().ready.catch(() => {});
       if (core.tools.includes(name)) return core.tool(name, text, options);
+      let engine;
       try {
-        await loadFull('tool');
+        engine = await loadTools();
       } catch (e) {
-        return { tool: name, error: `cannot load the full engine: ${e.message}` };
+        return { tool: name, error: `cannot load the engine's tools: ${e.message}` };
       }
-      return full.tool(name, text, options);
+      return engine.tool(name, text, options);
     },
-    get tools() { return full ? full.tools : core?.tools || []; },
+    get tools() { return (tools || full || core)?.tools || []; },
     loadCEL() { return where.fullWasmURL ? loadFull('cel') : Promise.reject(new Error('this page has no CEL build')); },
-    stop() { return active().stop(); },
+    // stop stops the run or tool call in progress, in whichever build.
+    async stop() {
+      const stopped = await Promise.all([...new Set([core, full, tools])].filter(Boolean).map((e) => e.stop()));
+      return stopped.some(Boolean);
+    },
     injectFault(name) { return active().injectFault(name); },
     restart() { return active().restart(); },
   };

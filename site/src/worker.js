@@ -44,7 +44,7 @@ export function host(post, loadGo) {
       case 'tool': {
         if (!api) { post({ type: 'crashed', id: msg.id, message: 'the engine is not running' }); return; }
         if (msg.type === 'tool' && typeof api.tool !== 'function') {
-          post({ type: 'result', id: msg.id, json: JSON.stringify({ tool: msg.name, error: 'this build of genplay has no tools; they are in the full build' }) });
+          post({ type: 'result', id: msg.id, json: JSON.stringify({ tool: msg.name, error: 'this build of genplay has no tools; they are in the tools build' }) });
           return;
         }
         let out;

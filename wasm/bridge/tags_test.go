@@ -39,10 +39,13 @@ func TestBuildTags(t *testing.T) {
 				native := func(tag string) bool { return tag == "linux" || tag == "amd64" || tag == "gc" }
 				wasm := func(tag string) bool { return tag == "js" || tag == "wasm" || tag == "gc" }
 				assert.False(t, expr.Eval(native), "the file must not build natively")
-				// The core build (no tag) or the full one (cel: families_cel.go).
+				// The core build (no tag), the full one (cel: families_cel.go) or
+				// the tools one (cel,tools: build_tools.go).
 				full := func(tag string) bool { return wasm(tag) || tag == "cel" }
-				assert.True(t, expr.Eval(wasm) || expr.Eval(full), "the file must build for js/wasm")
-				assert.False(t, expr.Eval(func(tag string) bool { return native(tag) || tag == "cel" }), "nor natively with the cel tag")
+				tools := func(tag string) bool { return full(tag) || tag == "tools" }
+				assert.True(t, expr.Eval(wasm) || expr.Eval(full) || expr.Eval(tools), "the file must build for js/wasm")
+				assert.False(t, expr.Eval(func(tag string) bool { return native(tag) || tag == "cel" || tag == "tools" }),
+					"nor natively with the cel and tools tags")
 			})
 		}
 	}

@@ -15,9 +15,8 @@ import (
 type Tool func(text string, options []byte) (any, error)
 
 // Tools are the tools this build offers, by name. The wasm command sets it
-// once from its build tag (wasm/families_*.go), like Families: the core
-// build offers only what fits its size budget, and the loader sends a call
-// for any other tool to the full build.
+// once from its build tags (wasm/build_tools.go), like Families: only the
+// tools build has them, and the loader sends every tool call there.
 var Tools map[string]Tool
 
 // ToolNames lists Tools, sorted: the loader reads it to route a call.

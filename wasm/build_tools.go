@@ -1,4 +1,4 @@
-//go:build js && wasm && cel
+//go:build js && wasm && cel && tools
 
 package main
 
@@ -9,8 +9,24 @@ import (
 
 	"github.com/hack-pad/safejs"
 
+	"github.com/genplay/genplay/wasm/authoring"
 	"github.com/genplay/genplay/wasm/bridge"
 )
+
+// build names this build for the loader (globalThis.__genplayWasm.build):
+// the tools build (-tags cel,tools), the full build and the authoring
+// tools. The loader fetches it when a tool is called, and it then serves
+// runs too.
+const build = "tools"
+
+// tools are the authoring tools of the engine (genplay.tool, registered
+// below); only the tools build has them, so the loader sends every tool
+// call here. doc.go describes each.
+var tools = map[string]bridge.Tool{
+	"migrate": authoring.Migrate, // issue 13: Convert to GeneratingPolicy
+	"export":  authoring.Export,  // issue 15: Export as test
+	"wrap":    authoring.Wrap,    // issue 15: a bare policy wrapped into a scenario
+}
 
 // registerTools publishes tool(name, text, optionsJSON) and tools (the
 // names, comma-separated) on the engine's API object; see doc.go.
