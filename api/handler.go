@@ -707,33 +707,22 @@ func (s *server) runOne(file string, data []byte, opts engine.Options) *timeline
 }
 
 // compareVersions runs a scenario under every release genplay simulates,
-// each as any run is (s.run: genplay serve's isolated process), within
+// each as any run is (s.runOne: genplay serve's isolated process), within
 // the one slot and deadline of the request, and compares them
-// (engine.CompareRuns, the bytes of `genplay run --compare-versions -o
-// json`). The latest release runs first, so that input that cannot run,
-// or that a limit stops, costs one run and answers what a run without
-// compareVersions answers; a later release's run that a limit stops, or
-// that hit an internal error, ends the comparison too (its result is the
-// answer, naming the release). At most one run's work per release.
+// (engine.CompareVersionsWith, the bytes of `genplay run --compare-versions
+// -o json`). A run that ends the comparison (input that cannot run, a
+// limit, an internal error) is the answer, naming its release when it is
+// not the latest.
 func (s *server) compareVersions(file string, data []byte, opts engine.Options) answer {
-	versions := engine.KyvernoVersions()
-	runs := make([]*timeline.Result, len(versions))
-	for i := len(versions) - 1; i >= 0; i-- {
-		o := opts
-		o.KyvernoVersion = versions[i]
-		res := s.runOne(file, data, o)
-		_, limited := limitError(res)
-		_, unrunnable := inputError(res)
-		if engine.IsInternalError(res) || limited || (unrunnable && i == len(versions)-1) || (o.Context != nil && o.Context.Err() != nil) {
-			a := answer{res: res}
-			if i < len(versions)-1 {
-				a.kyverno = versions[i]
-			}
-			return a
-		}
-		runs[i] = res
+	c, stop, release := engine.CompareVersionsWith(opts, func(o engine.Options) *timeline.Result { return s.runOne(file, data, o) })
+	if stop == nil {
+		return answer{compared: c}
 	}
-	return answer{compared: engine.CompareRuns(versions, runs)}
+	a := answer{res: stop}
+	if versions := engine.KyvernoVersions(); release != versions[len(versions)-1] {
+		a.kyverno = release
+	}
+	return a
 }
 
 // stopped says why a run was given up.

@@ -25,7 +25,9 @@ func comparison(t *testing.T, file string, data []byte, opts engine.Options) str
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	require.NoError(t, enc.Encode(engine.CompareVersions(file, data, opts)))
+	c, stop, _ := engine.CompareVersions(file, data, opts)
+	require.Nil(t, stop, "the comparison ran to the end")
+	require.NoError(t, enc.Encode(c))
 	return buf.String()
 }
 

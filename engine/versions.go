@@ -16,23 +16,65 @@ import (
 // object), checks, errors, warnings or changed objects differ, and is
 // explained by the changes between releases its events name, or follows
 // from an earlier step that differed. Runs are aligned by step index.
-func CompareVersions(file string, data []byte, opts Options) *timeline.VersionComparison {
-	versions := KyvernoVersions()
-	runs := make([]*timeline.Result, len(versions))
-	for i, v := range versions {
-		o := opts
-		o.KyvernoVersion = v
-		runs[i] = Run(file, data, o)
-	}
-	return CompareRuns(versions, runs)
+//
+// The latest release runs first, and a run that cannot be compared ends
+// the comparison (see CompareVersionsWith): then c is nil, stop is that
+// run's result, the answer a caller gives, and release its release.
+func CompareVersions(file string, data []byte, opts Options) (c *timeline.VersionComparison, stop *timeline.Result, release string) {
+	return CompareVersionsWith(opts, func(o Options) *timeline.Result { return Run(file, data, o) })
 }
 
-// CompareRuns compares the runs of one scenario under versions (as
-// KyvernoVersions lists them, oldest first; runs in the same order): what
-// CompareVersions answers, for a caller that runs the releases itself (the
-// HTTP API runs each where it runs any scenario, genplay serve's isolated
-// process, and stops at the first run a limit stopped).
-func CompareRuns(versions []string, runs []*timeline.Result) *timeline.VersionComparison {
+// CompareVersionsWith is CompareVersions for a caller that runs each
+// release itself (the HTTP API runs it where it runs any scenario: genplay
+// serve's isolated process). It runs the releases the latest first and
+// stops at a run that cannot be compared: input the latest release cannot
+// run, a run a limit stopped, an internal error, or a cancelled
+// opts.Context. So input that cannot run, and hostile input, cost one run
+// and answer what a run without the comparison answers, and the work is
+// at most one run's per release.
+func CompareVersionsWith(opts Options, run func(Options) *timeline.Result) (c *timeline.VersionComparison, stop *timeline.Result, release string) {
+	versions := KyvernoVersions()
+	runs := make([]*timeline.Result, len(versions))
+	for i := len(versions) - 1; i >= 0; i-- {
+		o := opts
+		o.KyvernoVersion = versions[i]
+		res := run(o)
+		if IsInternalError(res) || LimitStopped(res) || (i == len(versions)-1 && Unrunnable(res)) || (o.Context != nil && o.Context.Err() != nil) {
+			return nil, res, versions[i]
+		}
+		runs[i] = res
+	}
+	return compareRuns(versions, runs), nil, ""
+}
+
+// LimitStopped reports whether a limit stopped the run (a diagnostic that
+// starts with LimitPrefix).
+func LimitStopped(res *timeline.Result) bool {
+	for _, d := range res.Diagnostics {
+		if d.Severity == "error" && strings.HasPrefix(d.Message, LimitPrefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// Unrunnable reports whether the input could not run at all: no step ran
+// and a diagnostic is an error (genplay run's exit status 2).
+func Unrunnable(res *timeline.Result) bool {
+	if len(res.Steps) > 0 {
+		return false
+	}
+	for _, d := range res.Diagnostics {
+		if d.Severity == "error" {
+			return true
+		}
+	}
+	return false
+}
+
+// compareRuns compares the runs of one scenario under versions (as
+// KyvernoVersions lists them, oldest first; runs in the same order).
+func compareRuns(versions []string, runs []*timeline.Result) *timeline.VersionComparison {
 	latest := runs[len(runs)-1]
 	c := &timeline.VersionComparison{Format: timeline.VersionsFormat, Test: latest.Test, Versions: versions,
 		Passed: map[string]bool{}, Steps: []timeline.ComparedStep{}, Changes: []timeline.VersionChange{}, Diagnostics: latest.Diagnostics}

@@ -12,15 +12,42 @@ import (
 
 // compareVersions is genplay run --compare-versions: the scenario under
 // every simulated release, side by side. It exits as run does: 2 when the
-// input cannot run, 1 when a release's run failed its checks.
+// input cannot run, 1 when a release's run failed its checks. A run that
+// ends the comparison (engine.CompareVersions: input that cannot run, a
+// limit) is printed as genplay run prints it, so hostile input costs one
+// run, not one per release.
 func compareVersions(g *guarded, file string, data []byte, opts engine.Options, output string, color bool, stdout, stderr io.Writer) int {
 	name := file
 	if abs, err := filepath.Abs(file); err == nil && file != "<stdin>" {
 		opts.Files, name = rootFS(abs)
 	}
-	c := engine.CompareVersions(name, data, opts)
+	c, stop, release := engine.CompareVersions(name, data, opts)
 	if g.stopped() {
 		return 3
+	}
+	if stop != nil {
+		// A run that ends the comparison (input that cannot run, a limit,
+		// an internal error) is printed as genplay run prints it.
+		if file != "<stdin>" {
+			showFiles(stop, name, filepath.ToSlash(file))
+		}
+		if output == "json" {
+			out, err := timeline.Marshal(stop)
+			if err != nil {
+				fmt.Fprintf(stderr, "genplay run: %v\n", err)
+				return 3
+			}
+			_, _ = stdout.Write(out)
+		} else {
+			writeText(stdout, stop, color)
+		}
+		if !engine.Unrunnable(stop) {
+			fmt.Fprintf(stderr, "genplay run: --compare-versions stopped at the run under Kyverno %s (the releases run the latest first)\n", release)
+		}
+		if engine.IsInternalError(stop) {
+			return g.internalError("; the diagnostic says where")
+		}
+		return runStatus(stderr, stop, output)
 	}
 	for i := range c.Diagnostics {
 		if c.Diagnostics[i].File == name {
@@ -31,14 +58,6 @@ func compareVersions(g *guarded, file string, data []byte, opts engine.Options, 
 		writeJSON(stdout, c)
 	} else {
 		writeVersionsText(stdout, c, color)
-	}
-	for _, d := range c.Diagnostics {
-		if d.Severity == "error" && len(c.Steps) == 0 {
-			if output == "json" {
-				fmt.Fprintf(stderr, "%s: %s\n", d.Where(), d.Message)
-			}
-			return 2
-		}
 	}
 	for _, passed := range c.Passed {
 		if !passed {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/genplay/genplay/engine"
+	"github.com/genplay/genplay/engine/hostile"
 	"github.com/genplay/genplay/engine/timeline"
 )
 
@@ -91,4 +94,29 @@ func TestCompareVersionsMarksTheStepThatDiffers(t *testing.T) {
 	assert.Contains(t, text, "under Kyverno v1.18.2, v1.19.0, v1.19.1")
 	assert.Contains(t, text, "DIFFERS kyverno#16920: policy edits update GeneratingPolicy downstreams in place")
 	assert.Contains(t, text, "https://github.com/kyverno/kyverno/pull/16920")
+}
+
+// A scenario a limit stops ends --compare-versions after the latest
+// release's run (engine.CompareVersions): genplay run's own output and exit
+// status, and a line on stderr that says where the comparison stopped.
+func TestCompareVersionsStopsAtARunALimitStops(t *testing.T) {
+	var in hostile.Input
+	for _, h := range hostile.Runaway() {
+		if engine.LimitStopped(engine.Run(h.Name, h.Data, engine.Options{})) {
+			in = h
+			break
+		}
+	}
+	require.NotEmpty(t, in.Data, "some runaway input is stopped by a limit")
+	file := filepath.Join(t.TempDir(), "runaway.yaml")
+	require.NoError(t, os.WriteFile(file, in.Data, 0o644))
+
+	var stdout, stderr bytes.Buffer
+	assert.Equal(t, 1, runCommand([]string{"--compare-versions", "-o", "json", file}, nil, &stdout, &stderr))
+	var res timeline.Result
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+	assert.Equal(t, timeline.FormatVersion, res.Format, "the answer is the run's timeline")
+	assert.Equal(t, "v1.19.1", res.Kyverno)
+	assert.True(t, engine.LimitStopped(&res))
+	assert.Contains(t, stderr.String(), "--compare-versions stopped at the run under Kyverno v1.19.1")
 }

@@ -145,7 +145,13 @@ func RunYielding(ctx context.Context, text, options, token, base string, yield f
 	}
 	opts.Yield = yield
 	if o.CompareVersions {
-		return encodeComparison(compareVersions(file, []byte(text), opts))
+		// A run that ends the comparison (input that cannot run, a limit)
+		// is the answer: a timeline, as the HTTP API answers.
+		c, stop, _ := compareVersions(file, []byte(text), opts)
+		if stop != nil {
+			return encodeSince(stop, "", "")
+		}
+		return encodeComparison(c)
 	}
 	return encodeSince(runEngine(file, []byte(text), opts), token, base)
 }
