@@ -8,8 +8,7 @@ require (
 )
 
 require (
-	github.com/itchyny/gojq v0.12.20 // indirect
-	github.com/itchyny/timefmt-go v0.1.9 // indirect
+	github.com/google/go-cmp v0.7.0 // indirect
 	github.com/kyverno/go-jmespath v0.4.1-0.20231124160150-95e59c162877 // indirect
 	go.yaml.in/yaml/v2 v2.4.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
