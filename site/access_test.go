@@ -99,6 +99,10 @@ func TestAccessibility(t *testing.T) {
 			p.waitFor(`document.querySelector('#convert-dialog table')`, "the comparison")
 			check("the convert dialog")
 			closeDialog("convert-dialog")
+			p.do(chromedp.Click(chromedp.CSS("#compare-versions")))
+			p.waitFor(`document.body.dataset.versions === 'ready'`, "the versions comparison")
+			check("the versions comparison")
+			p.do(chromedp.Click(chromedp.CSS("#versions-close")))
 		})
 	}
 }

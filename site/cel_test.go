@@ -505,5 +505,6 @@ func TestEmbedComparesKyvernoReleases(t *testing.T) {
 		assert.Contains(t, events, "kyverno recreated "+np+":")
 		assert.Contains(t, link(releases), "kyverno=v1.19.0")
 		p.shot("cel-14-embed-releases-v1.19.0")
+		assert.Empty(t, p.axeViolations(axeSource(t)), "axe-core: the switch, the marked step and what each release does")
 	})
 }

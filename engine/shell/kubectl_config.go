@@ -52,31 +52,9 @@ func (r *runner) kubectlConfig(c *Command, o *kubectlOutput) error {
 		}
 		return err
 	}
-	args := c.Targets[1:]
-	flag := func(name string) (string, bool) {
-		v, ok := c.Flags[name]
-		if !ok {
-			return "", false
-		}
-		return last(v), true
-	}
-	save := func() error {
-		if file == "" {
-			o.errorf("error: no kubeconfig file to write: set KUBECONFIG or --kubeconfig")
-			return nil
-		}
-		k.APIVersion, k.Kind = "v1", "Config"
-		if k.Preferences == nil {
-			k.Preferences = map[string]any{}
-		}
-		if err := r.scratch().Write(file, k.marshal(), false); err != nil {
-			o.errorf("error: open %s: %v", file, err)
-		}
-		return nil
-	}
-	name := ""
-	if len(args) > 0 {
-		name = args[0]
+	e := &configEdit{r: r, c: c, k: k, file: file, o: o, args: c.Targets[1:]}
+	if len(e.args) > 0 {
+		e.name = e.args[0]
 	}
 	switch c.Targets[0] {
 	case "view":
@@ -88,195 +66,259 @@ func (r *runner) kubectlConfig(c *Command, o *kubectlOutput) error {
 		}
 		fmt.Fprintln(&o.stdout, k.CurrentContext)
 	case "get-contexts":
-		r.configContexts(c, k, args, o)
-	case "get-clusters", "get-users":
-		fmt.Fprintln(&o.stdout, "NAME")
-		var names []string
-		for _, cl := range k.Clusters {
-			if c.Targets[0] == "get-clusters" {
-				names = append(names, cl.Name)
+		r.configContexts(c, k, e.args, o)
+	case "get-clusters":
+		e.list(func(yield func(string)) {
+			for _, cl := range k.Clusters {
+				yield(cl.Name)
 			}
-		}
-		for _, u := range k.Users {
-			if c.Targets[0] == "get-users" {
-				names = append(names, u.Name)
+		})
+	case "get-users":
+		e.list(func(yield func(string)) {
+			for _, u := range k.Users {
+				yield(u.Name)
 			}
-		}
-		slices.Sort(names)
-		for _, n := range names {
-			fmt.Fprintln(&o.stdout, n)
-		}
+		})
 	case "use-context", "use":
-		if k.context(name) == nil {
-			o.errorf("error: no context exists with the name: %q", name)
-			return nil
-		}
-		k.CurrentContext = name
-		fmt.Fprintf(&o.stdout, "Switched to context %q.\n", name)
-		return save()
+		return e.useContext()
 	case "set-context":
-		if v, _ := flag("current"); v == "true" {
-			if name != "" {
-				o.errorf("error: you cannot specify both a context name and --current")
-				return nil
-			}
-			if name = k.CurrentContext; name == "" {
-				o.errorf("error: no current context is set")
-				return nil
-			}
-		}
-		if name == "" {
-			o.errorf("error: you must specify a non-empty context name or --current")
-			return nil
-		}
-		ctx, verb := k.context(name), "modified"
-		if ctx == nil {
-			k.Contexts = append(k.Contexts, namedContext{Name: name})
-			ctx, verb = &k.Contexts[len(k.Contexts)-1].Context, "created"
-		}
-		if v, ok := flag("cluster"); ok {
-			ctx.Cluster = v
-		}
-		if v, ok := flag("user"); ok {
-			ctx.User = v
-		}
-		if v, ok := flag("namespace"); ok {
-			ctx.Namespace = v
-		}
-		fmt.Fprintf(&o.stdout, "Context %q %s.\n", name, verb)
-		return save()
+		return e.setContext()
 	case "set-credentials":
-		if name == "" {
-			o.errorf("error: you must specify a non-empty user name")
-			return nil
-		}
-		u := k.user(name)
-		if u == nil {
-			k.Users = append(k.Users, namedUser{Name: name})
-			u = &k.Users[len(k.Users)-1].User
-		}
-		embed, _ := flag("embed-certs")
-		for _, f := range []struct {
-			flag       string
-			path       *string
-			data       *[]byte
-			readFailed string
-		}{
-			{"client-certificate", &u.ClientCertificate, &u.ClientCertificateData, "client-certificate"},
-			{"client-key", &u.ClientKey, &u.ClientKeyData, "client-key"},
-		} {
-			p, ok := flag(f.flag)
-			if !ok {
-				continue
-			}
-			if embed == "true" {
-				b, err := r.scratch().Read(p)
-				if err != nil {
-					o.errorf("error: error reading %s data from %s: open %s: %v", f.readFailed, p, p, err)
-					return nil
-				}
-				*f.data, *f.path = b, ""
-			} else {
-				*f.path, *f.data = p, nil
-			}
-		}
-		if v, ok := flag("token"); ok {
-			u.Token = v
-		}
-		if v, ok := flag("username"); ok {
-			u.Username = v
-		}
-		if v, ok := flag("password"); ok {
-			u.Password = v
-		}
-		fmt.Fprintf(&o.stdout, "User %q set.\n", name)
-		return save()
+		return e.setCredentials()
 	case "set-cluster":
-		if name == "" {
-			o.errorf("error: you must specify a non-empty cluster name")
-			return nil
-		}
-		cl := k.cluster(name)
-		if cl == nil {
-			k.Clusters = append(k.Clusters, namedCluster{Name: name})
-			cl = &k.Clusters[len(k.Clusters)-1].Cluster
-		}
-		if v, ok := flag("server"); ok {
-			cl.Server = v
-		}
-		if v, ok := flag("insecure-skip-tls-verify"); ok {
-			cl.InsecureSkipTLSVerify = v == "true"
-		}
-		if p, ok := flag("certificate-authority"); ok {
-			if v, _ := flag("embed-certs"); v == "true" {
-				b, err := r.scratch().Read(p)
-				if err != nil {
-					o.errorf("error: could not read certificate-authority data from %s: open %s: %v", p, p, err)
-					return nil
-				}
-				cl.CertificateAuthorityData, cl.CertificateAuthority = b, ""
-			} else {
-				cl.CertificateAuthority, cl.CertificateAuthorityData = p, nil
-			}
-		}
-		fmt.Fprintf(&o.stdout, "Cluster %q set.\n", name)
-		return save()
+		return e.setCluster()
 	case "rename-context":
-		if len(args) != 2 {
-			o.errorf("error: unexpected args: %v", args)
-			return nil
-		}
-		ctx := k.context(args[0])
-		if ctx == nil {
-			o.errorf("error: cannot rename the context %q, it's not in %s", args[0], file)
-			return nil
-		}
-		if k.context(args[1]) != nil {
-			o.errorf("error: cannot rename the context %q, the context %q already exists in %s", args[0], args[1], file)
-			return nil
-		}
-		for i := range k.Contexts {
-			if k.Contexts[i].Name == args[0] {
-				k.Contexts[i].Name = args[1]
-			}
-		}
-		if k.CurrentContext == args[0] {
-			k.CurrentContext = args[1]
-		}
-		fmt.Fprintf(&o.stdout, "Context %q renamed to %q.\n", args[0], args[1])
-		return save()
+		return e.renameContext()
 	case "delete-context":
-		i := slices.IndexFunc(k.Contexts, func(x namedContext) bool { return x.Name == name })
-		if i < 0 {
-			o.errorf("error: cannot delete context %s, not in %s", name, file)
-			return nil
-		}
-		k.Contexts = slices.Delete(k.Contexts, i, i+1)
-		if k.CurrentContext == name {
-			fmt.Fprintf(&o.stderr, "warning: this removed your active context, use \"kubectl config use-context\" to select a different one\n")
-		}
-		fmt.Fprintf(&o.stdout, "deleted context %s from %s\n", name, file)
-		return save()
+		i := slices.IndexFunc(k.Contexts, func(x namedContext) bool { return x.Name == e.name })
+		return e.delete("context", i >= 0, func() {
+			k.Contexts = slices.Delete(k.Contexts, i, i+1)
+			if k.CurrentContext == e.name {
+				fmt.Fprintf(&o.stderr, "warning: this removed your active context, use \"kubectl config use-context\" to select a different one\n")
+			}
+		})
 	case "delete-user":
-		i := slices.IndexFunc(k.Users, func(x namedUser) bool { return x.Name == name })
-		if i < 0 {
-			o.errorf("error: cannot delete user %s, not in %s", name, file)
-			return nil
-		}
-		k.Users = slices.Delete(k.Users, i, i+1)
-		fmt.Fprintf(&o.stdout, "deleted user %s from %s\n", name, file)
-		return save()
+		i := slices.IndexFunc(k.Users, func(x namedUser) bool { return x.Name == e.name })
+		return e.delete("user", i >= 0, func() { k.Users = slices.Delete(k.Users, i, i+1) })
 	case "delete-cluster":
-		i := slices.IndexFunc(k.Clusters, func(x namedCluster) bool { return x.Name == name })
-		if i < 0 {
-			o.errorf("error: cannot delete cluster %s, not in %s", name, file)
-			return nil
-		}
-		k.Clusters = slices.Delete(k.Clusters, i, i+1)
-		fmt.Fprintf(&o.stdout, "deleted cluster %s from %s\n", name, file)
-		return save()
+		i := slices.IndexFunc(k.Clusters, func(x namedCluster) bool { return x.Name == e.name })
+		return e.delete("cluster", i >= 0, func() { k.Clusters = slices.Delete(k.Clusters, i, i+1) })
 	}
 	return nil
+}
+
+// configEdit is one kubectl config subcommand at work: the kubeconfig it
+// read from file, its arguments (name is the first) and where it prints.
+// Each subcommand that changes the kubeconfig ends with save, and reports
+// a refusal on o with kubectl's message (and a nil error: the script goes
+// on, with kubectl's exit status).
+type configEdit struct {
+	r    *runner
+	c    *Command
+	k    *kubeconfig
+	file string
+	o    *kubectlOutput
+	args []string
+	name string
+}
+
+// flag is the last value of a flag, and whether it was given.
+func (e *configEdit) flag(name string) (string, bool) {
+	v, ok := e.c.Flags[name]
+	if !ok {
+		return "", false
+	}
+	return last(v), true
+}
+
+// save writes the kubeconfig back to its file.
+func (e *configEdit) save() error {
+	if e.file == "" {
+		e.o.errorf("error: no kubeconfig file to write: set KUBECONFIG or --kubeconfig")
+		return nil
+	}
+	e.k.APIVersion, e.k.Kind = "v1", "Config"
+	if e.k.Preferences == nil {
+		e.k.Preferences = map[string]any{}
+	}
+	if err := e.r.scratch().Write(e.file, e.k.marshal(), false); err != nil {
+		e.o.errorf("error: open %s: %v", e.file, err)
+	}
+	return nil
+}
+
+// list prints get-clusters' and get-users' table: NAME, then the names in
+// order.
+func (e *configEdit) list(names func(yield func(string))) {
+	fmt.Fprintln(&e.o.stdout, "NAME")
+	var sorted []string
+	names(func(n string) { sorted = append(sorted, n) })
+	slices.Sort(sorted)
+	for _, n := range sorted {
+		fmt.Fprintln(&e.o.stdout, n)
+	}
+}
+
+// delete is delete-context, -user and -cluster: remove the entry named by
+// the argument when found, and say so.
+func (e *configEdit) delete(what string, found bool, remove func()) error {
+	if !found {
+		e.o.errorf("error: cannot delete %s %s, not in %s", what, e.name, e.file)
+		return nil
+	}
+	remove()
+	fmt.Fprintf(&e.o.stdout, "deleted %s %s from %s\n", what, e.name, e.file)
+	return e.save()
+}
+
+func (e *configEdit) useContext() error {
+	if e.k.context(e.name) == nil {
+		e.o.errorf("error: no context exists with the name: %q", e.name)
+		return nil
+	}
+	e.k.CurrentContext = e.name
+	fmt.Fprintf(&e.o.stdout, "Switched to context %q.\n", e.name)
+	return e.save()
+}
+
+func (e *configEdit) setContext() error {
+	name, k := e.name, e.k
+	if v, _ := e.flag("current"); v == "true" {
+		if name != "" {
+			e.o.errorf("error: you cannot specify both a context name and --current")
+			return nil
+		}
+		if name = k.CurrentContext; name == "" {
+			e.o.errorf("error: no current context is set")
+			return nil
+		}
+	}
+	if name == "" {
+		e.o.errorf("error: you must specify a non-empty context name or --current")
+		return nil
+	}
+	ctx, verb := k.context(name), "modified"
+	if ctx == nil {
+		k.Contexts = append(k.Contexts, namedContext{Name: name})
+		ctx, verb = &k.Contexts[len(k.Contexts)-1].Context, "created"
+	}
+	for flag, field := range map[string]*string{"cluster": &ctx.Cluster, "user": &ctx.User, "namespace": &ctx.Namespace} {
+		if v, ok := e.flag(flag); ok {
+			*field = v
+		}
+	}
+	fmt.Fprintf(&e.o.stdout, "Context %q %s.\n", name, verb)
+	return e.save()
+}
+
+// readFile reads a file a flag names, for --embed-certs: the bytes, or
+// false after printing kubectl's message (reading WHAT data).
+func (e *configEdit) readFile(path, message string) ([]byte, bool) {
+	b, err := e.r.scratch().Read(path)
+	if err != nil {
+		e.o.errorf("error: %s from %s: open %s: %v", message, path, path, err)
+		return nil, false
+	}
+	return b, true
+}
+
+func (e *configEdit) setCredentials() error {
+	if e.name == "" {
+		e.o.errorf("error: you must specify a non-empty user name")
+		return nil
+	}
+	u := e.k.user(e.name)
+	if u == nil {
+		e.k.Users = append(e.k.Users, namedUser{Name: e.name})
+		u = &e.k.Users[len(e.k.Users)-1].User
+	}
+	embed, _ := e.flag("embed-certs")
+	for _, f := range []struct {
+		flag string
+		path *string
+		data *[]byte
+	}{
+		{"client-certificate", &u.ClientCertificate, &u.ClientCertificateData},
+		{"client-key", &u.ClientKey, &u.ClientKeyData},
+	} {
+		p, ok := e.flag(f.flag)
+		if !ok {
+			continue
+		}
+		if embed != "true" {
+			*f.path, *f.data = p, nil
+			continue
+		}
+		b, ok := e.readFile(p, "error reading "+f.flag+" data")
+		if !ok {
+			return nil
+		}
+		*f.data, *f.path = b, ""
+	}
+	for flag, field := range map[string]*string{"token": &u.Token, "username": &u.Username, "password": &u.Password} {
+		if v, ok := e.flag(flag); ok {
+			*field = v
+		}
+	}
+	fmt.Fprintf(&e.o.stdout, "User %q set.\n", e.name)
+	return e.save()
+}
+
+func (e *configEdit) setCluster() error {
+	if e.name == "" {
+		e.o.errorf("error: you must specify a non-empty cluster name")
+		return nil
+	}
+	cl := e.k.cluster(e.name)
+	if cl == nil {
+		e.k.Clusters = append(e.k.Clusters, namedCluster{Name: e.name})
+		cl = &e.k.Clusters[len(e.k.Clusters)-1].Cluster
+	}
+	if v, ok := e.flag("server"); ok {
+		cl.Server = v
+	}
+	if v, ok := e.flag("insecure-skip-tls-verify"); ok {
+		cl.InsecureSkipTLSVerify = v == "true"
+	}
+	if p, ok := e.flag("certificate-authority"); ok {
+		if v, _ := e.flag("embed-certs"); v == "true" {
+			b, ok := e.readFile(p, "could not read certificate-authority data")
+			if !ok {
+				return nil
+			}
+			cl.CertificateAuthorityData, cl.CertificateAuthority = b, ""
+		} else {
+			cl.CertificateAuthority, cl.CertificateAuthorityData = p, nil
+		}
+	}
+	fmt.Fprintf(&e.o.stdout, "Cluster %q set.\n", e.name)
+	return e.save()
+}
+
+func (e *configEdit) renameContext() error {
+	args, k := e.args, e.k
+	if len(args) != 2 {
+		e.o.errorf("error: unexpected args: %v", args)
+		return nil
+	}
+	if k.context(args[0]) == nil {
+		e.o.errorf("error: cannot rename the context %q, it's not in %s", args[0], e.file)
+		return nil
+	}
+	if k.context(args[1]) != nil {
+		e.o.errorf("error: cannot rename the context %q, the context %q already exists in %s", args[0], args[1], e.file)
+		return nil
+	}
+	for i := range k.Contexts {
+		if k.Contexts[i].Name == args[0] {
+			k.Contexts[i].Name = args[1]
+		}
+	}
+	if k.CurrentContext == args[0] {
+		k.CurrentContext = args[1]
+	}
+	fmt.Fprintf(&e.o.stdout, "Context %q renamed to %q.\n", args[0], args[1])
+	return e.save()
 }
 
 // configView prints the configuration as kubectl config view does.

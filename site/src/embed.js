@@ -115,7 +115,8 @@ class Player {
       steps: h('ol', { class: 'steps', 'aria-label': 'Steps' }),
       cluster: h('ul', { class: 'cluster' }),
       clusterTitle: h('h4', {}, 'Cluster'),
-      timeline: h('ol', { class: 'timeline' }),
+      // A scrolling region: focusable, so that a keyboard can scroll it.
+      timeline: h('ol', { class: 'timeline', tabindex: '0', 'aria-label': 'Timeline' }),
       status: h('p', { class: 'status', role: 'status' }, 'A live scenario: it loads when it scrolls into view.'),
     };
     const e = this.el;
