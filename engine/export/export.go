@@ -22,7 +22,7 @@
 // in a longer string), since chainsaw picks a random one.
 //
 // One implementation serves the CLI (genplay export) and the browser (the
-// full build's "export" tool).
+// tools build's "export" tool).
 package export
 
 import (

@@ -1,5 +1,5 @@
 // "Export as test": the scenario as a chainsaw Test that checks what Kyverno
-// did after each operation (the full build's "export" tool, engine/export,
+// did after each operation (the tools build's "export" tool, engine/export,
 // the CLI's genplay export). The file is shown, to copy, and can be
 // downloaded; it runs green in genplay test and, with chainsaw, verifies on
 // a real cluster that Kyverno behaves as the simulation says.

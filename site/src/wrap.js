@@ -1,7 +1,7 @@
 // Starting from what people have: a bare ClusterPolicy, Policy,
 // GeneratingPolicy or NamespacedGeneratingPolicy, several of them, a
 // multi-document manifest or a kyverno-test.yaml, pasted, dropped onto the
-// editor or imported, is wrapped into a scenario by the full build's
+// editor or imported, is wrapped into a scenario by the tools build's
 // "wrap" tool (engine/scaffold, wasm/doc.go): the policies, a trigger each
 // rule's match selects and the asserts of what it should generate. The
 // notes say what was derived and what could not be, at the scenario's

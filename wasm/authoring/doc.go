@@ -1,4 +1,4 @@
-// Package authoring holds the authoring tools of the playground's full build:
+// Package authoring holds the authoring tools of the playground's tools build:
 // [bridge.Tool] adapters over the engine packages that do the work (the
 // migrate tool over engine/migrate, which `genplay migrate` shares; the
 // export tool over engine/export, which `genplay export` shares; the wrap
