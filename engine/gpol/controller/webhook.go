@@ -190,11 +190,13 @@ func listsDelete(p *gpol.Policy) bool {
 }
 
 // webhookMatches is the API server's choice of sending the request to the
-// policy's webhook: the rules with every operation (Kyverno registers
-// CREATE, UPDATE, DELETE and CONNECT whatever the policy lists), the
-// namespaceSelector merged with the install's exclusions (pinned to the
-// policy's namespace for a NamespacedGeneratingPolicy), and the
-// objectSelector on the object or the old object.
+// policy's webhook, in part: the rules with every operation (Kyverno
+// registers CREATE, UPDATE, DELETE and CONNECT whatever the policy lists)
+// and the install's excluded namespaces (the namespace pinned to the
+// policy's own for a NamespacedGeneratingPolicy). The policy's
+// namespaceSelector and objectSelector, which Kyverno copies into the
+// webhook, are left to the engine step, which checks them with the same
+// outcome (engine/doc.go).
 func webhookMatches(p *gpol.Policy, info cluster.KindInfo, subResource string, obj resource.Object, ns string, f *Family) bool {
 	mc := p.Spec.MatchConstraints
 	if mc == nil {
